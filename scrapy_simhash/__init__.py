@@ -1,0 +1,1 @@
+"""scrapy-simhash: drop near-duplicate pages during a Scrapy crawl."""
