@@ -1,0 +1,220 @@
+"""Text -> weighted features: normalisation, tokenisation (Chinese and Latin), stop words, weights.
+
+Chinese runs are segmented with jieba's dictionary and HMM through ``rjieba`` (jieba-rs), which
+gives the same tokens as ``jieba.lcut`` on the text we hand it (``tests/test_features.py`` checks
+it) at about five times the speed. Only characters of jieba's own Han range (U+4E00..U+9FD5) reach
+the segmenter; rarer ideographs (extension A, supplementary planes) become one token each, exactly
+as jieba treats them, so the two segmenters cannot disagree on what they are given.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+
+from scrapy_simhash.stopwords import STOP_WORDS
+
+FEATURE_KINDS = ("words", "shingles", "chars")
+WEIGHTINGS = ("tf", "logtf", "tfidf")
+
+# Any CJK ideograph; the segmenter only sees runs of jieba's range, the rest are single tokens.
+_CJK_RUN = re.compile(
+    "([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff\U00030000-\U0003134f]+)"
+)
+_JIEBA_RUN = re.compile("([\u4e00-\u9fd5]+)")
+# Letters and digits of any script (underscore excluded): Latin, Cyrillic, Greek, Hangul, kana ...
+_WORD = re.compile(r"[^\W_]+")
+# Outside jieba runs: one token per remaining ideograph, letter/digit runs otherwise.
+_RARE_CJK = "\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_NON_JIEBA_TOKEN = re.compile(f"[{_RARE_CJK}]|[^\\W_{_RARE_CJK}]+")
+# Raw tokens are letter/digit runs or jieba output of Han runs; these never carry content.
+_DROPPED = STOP_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_SPACE = re.compile(r"\s+")
+MAX_TOKEN_CHARS = 40
+
+
+def normalize(text: str, *, fold_traditional: bool = False) -> str:
+    """NFKC, case folding and collapsed whitespace; optionally Traditional -> Simplified Chinese."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if fold_traditional:
+        text = traditional_to_simplified(text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def traditional_to_simplified(text: str) -> str:
+    """Fold Traditional Chinese to Simplified with OpenCC's phrase-aware ``t2s`` tables."""
+    return _opencc_t2s()(text)
+
+
+@lru_cache(maxsize=1)
+def _opencc_t2s() -> Callable[[str], str]:
+    try:
+        import opencc
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "fold_traditional=True needs OpenCC: pip install 'scrapy-simhash[chinese]'"
+        ) from exc
+    return opencc.OpenCC("t2s").convert
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Callable[[str], list[str]]:
+    import rjieba
+
+    return lambda text: rjieba.cut(text, True)
+
+
+_RUN_MARK = "\x00"  # stands for one segmented Chinese run until its tokens are known
+
+
+def _spaced_words(text: str, out: list[str]) -> None:
+    """Append the letter/digit runs of non-CJK text to ``out``."""
+    out.extend(_WORD.findall(text))
+
+
+def _chinese_runs(text: str, out: list[str], runs: list[str], segment: bool) -> None:
+    """Ideographs outside jieba's range become tokens; jieba-range runs are marked to segment."""
+    for i, part in enumerate(_JIEBA_RUN.split(text)):
+        if i % 2 and segment:
+            runs.append(part)
+            out.append(_RUN_MARK)
+        else:
+            out.extend(part)
+
+
+def raw_tokens(normalized: str, *, segment_chinese: bool = True) -> list[str]:
+    """All tokens of already-normalised text, in order: words for spaced scripts, jieba for Chinese.
+
+    All Chinese runs of a text go to the segmenter in one call, joined by newlines: jieba cuts
+    each newline-separated block on its own, so this equals one call per run, in a fraction of
+    the time. With ``segment_chinese=False`` every CJK ideograph is a token of its own.
+    """
+    parts = _CJK_RUN.split(normalized)
+    out: list[str] = []
+    if len(parts) == 1:
+        _spaced_words(normalized, out)
+        return out
+    runs: list[str] = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            _chinese_runs(part, out, runs, segment_chinese)
+        elif part:
+            _spaced_words(part, out)
+    if not runs:
+        return out
+    segmented = iter(_segmenter()("\n".join(runs)))
+    tokens: list[str] = []
+    for token in out:
+        if token != _RUN_MARK:
+            tokens.append(token)
+            continue
+        for piece in segmented:
+            if piece == "\n":
+                break
+            tokens.append(piece)
+    return tokens
+
+
+def is_content_token(token: str) -> bool:
+    """False for stop words, punctuation/space, single Latin letters and over-long runs."""
+    if token in STOP_WORDS or len(token) > MAX_TOKEN_CHARS:
+        return False
+    first = token[0]
+    if first.isspace() or not (first.isalnum()):
+        return False
+    return not (len(token) == 1 and first.isascii())
+
+
+def _fold(text: str, fold_traditional: bool) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return traditional_to_simplified(folded) if fold_traditional else folded
+
+
+def tokenize(text: str, *, fold_traditional: bool = False, segment_chinese: bool = True
+             ) -> list[str]:
+    """Normalised content tokens of ``text`` (stop words and punctuation left out), in order."""
+    tokens = raw_tokens(_fold(text, fold_traditional), segment_chinese=segment_chinese)
+    return [t for t in tokens if is_content_token(t)]
+
+
+def count_tokens(text: str, *, fold_traditional: bool = False, segment_chinese: bool = True
+                 ) -> Counter[str]:
+    """``Counter`` of the content tokens of ``text``: ``Counter(tokenize(text))``, faster.
+
+    Counting happens in C over all tokens; the stop-word filter then runs once per distinct token.
+    """
+    folded = _fold(text, fold_traditional)
+    if segment_chinese and _JIEBA_RUN.search(folded):
+        runs = _JIEBA_RUN.findall(folded)
+        counts = Counter(_segmenter()("\n".join(runs)))
+        counts.update(_NON_JIEBA_TOKEN.findall(_JIEBA_RUN.sub(" ", folded)))
+        counts.pop("\n", None)
+    else:
+        counts = Counter(raw_tokens(folded, segment_chinese=segment_chinese))
+    for token in counts.keys() & _DROPPED:
+        del counts[token]
+    for token in [t for t in counts if len(t) > MAX_TOKEN_CHARS]:
+        del counts[token]
+    return counts
+
+
+def word_shingles(tokens: list[str], size: int) -> list[str]:
+    """Consecutive ``size``-token shingles (word order matters); fewer tokens -> one shingle."""
+    if len(tokens) <= size:
+        return [" ".join(tokens)] if tokens else []
+    return [" ".join(tokens[i : i + size]) for i in range(len(tokens) - size + 1)]
+
+
+def char_ngrams(tokens: Iterable[str], size: int) -> list[str]:
+    """Character ``size``-grams over the content tokens written without separators."""
+    compact = "".join(tokens)
+    if len(compact) <= size:
+        return [compact] if compact else []
+    return [compact[i : i + size] for i in range(len(compact) - size + 1)]
+
+
+def weigh(features: list[str], weighting: str, idf: Callable[[str], float] | None = None
+          ) -> dict[str, float]:
+    """Feature -> weight: raw term frequency, 1 + ln(tf), or tf x idf."""
+    counts = Counter(features)
+    if weighting == "tf":
+        return dict(counts)
+    if weighting == "logtf":
+        return {f: 1.0 + math.log(c) for f, c in counts.items()}
+    if weighting == "tfidf":
+        lookup = idf or idf_weight
+        return {f: c * lookup(f) for f, c in counts.items()}
+    raise ValueError(f"weighting must be one of {WEIGHTINGS}, not {weighting!r}")
+
+
+@lru_cache(maxsize=1)
+def _idf_table() -> tuple[dict[str, float], float]:
+    """jieba's IDF table (Chinese words) and its median, used for words it does not list."""
+    import jieba.analyse
+
+    path = Path(jieba.analyse.__file__).with_name("idf.txt")
+    table: dict[str, float] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        word, _, value = line.rpartition(" ")
+        if word:
+            table[word] = float(value)
+    values = sorted(table.values())
+    return table, values[len(values) // 2]
+
+
+def idf_weight(feature: str) -> float:
+    """IDF of a word (or mean over a shingle's words) from jieba's table; unlisted -> median IDF.
+
+    jieba ships IDF for Chinese only, so Latin-script words all get the median: for English text
+    TF-IDF weighting is TF weighting with stop words already removed.
+    """
+    table, median = _idf_table()
+    if " " not in feature:
+        return table.get(feature, median)
+    words = feature.split(" ")
+    return sum(table.get(w, median) for w in words) / len(words)

@@ -1,0 +1,171 @@
+"""The Fingerprinter: HTML or text in, SimHash fingerprint out, every stage set in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scrapy_simhash import features as feat
+from scrapy_simhash.simhash import check_bits, hamming_distance, simhash
+
+# Bumped whenever tokenisation or hashing changes the bits, so stored indexes refuse mixing.
+FINGERPRINT_VERSION = 1
+
+DEFAULT_BITS = 64
+DEFAULT_MAX_DISTANCE = 3
+DEFAULT_MIN_TOKENS = 16
+TOKENIZERS = ("auto", "words")
+
+
+class Fingerprinter:
+    """Configured text -> fingerprint pipeline.
+
+    ``features``: ``"words"`` (unigrams), ``"shingles"`` (``shingle_size`` consecutive words, word
+    order matters) or ``"chars"`` (character ``ngram_size``-grams). ``weighting``: ``"tf"``,
+    ``"logtf"`` or ``"tfidf"``. ``tokenizer``: ``"auto"`` segments Chinese with jieba's dictionary
+    and splits other scripts into words; ``"words"`` skips the dictionary (each Chinese character
+    is a token). Text with fewer than ``min_tokens`` content tokens gets no fingerprint (None).
+    ``max_distance`` is the Hamming distance at or below which two pages count as near-duplicates.
+    """
+
+    def __init__(
+        self,
+        bits: int = DEFAULT_BITS,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
+        *,
+        features: str = "words",
+        shingle_size: int = 3,
+        ngram_size: int = 4,
+        weighting: str = "tf",
+        tokenizer: str = "auto",
+        min_tokens: int = DEFAULT_MIN_TOKENS,
+        fold_traditional: bool = False,
+        extractor: str | Callable[..., str] | None = "builtin",
+    ) -> None:
+        self.bits = check_bits(bits)
+        self.max_distance = _int_in("max_distance", max_distance, 0, bits // 2)
+        self.features = _choice("features", features, feat.FEATURE_KINDS)
+        self.shingle_size = _int_in("shingle_size", shingle_size, 1, 16)
+        self.ngram_size = _int_in("ngram_size", ngram_size, 1, 16)
+        self.weighting = _choice("weighting", weighting, feat.WEIGHTINGS)
+        self.tokenizer = _choice("tokenizer", tokenizer, TOKENIZERS)
+        self.min_tokens = _int_in("min_tokens", min_tokens, 1, 1_000_000)
+        if not isinstance(fold_traditional, bool):
+            raise ValueError(f"fold_traditional must be True or False, not {fold_traditional!r}")
+        self.fold_traditional = fold_traditional
+        if fold_traditional:
+            feat.traditional_to_simplified("")  # fail now, not on the first page, without OpenCC
+        self.extractor_name = extractor if isinstance(extractor, str) else _qualname(extractor)
+        self._extractor_spec = extractor
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Every setting that changes the bits: stored with an index and checked when reopened."""
+        return {
+            "fingerprint_version": FINGERPRINT_VERSION,
+            "bits": self.bits,
+            "features": self.features,
+            "shingle_size": self.shingle_size if self.features == "shingles" else None,
+            "ngram_size": self.ngram_size if self.features == "chars" else None,
+            "weighting": self.weighting,
+            "tokenizer": self.tokenizer,
+            "fold_traditional": self.fold_traditional,
+            "extractor": self.extractor_name,
+        }
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items() if v is not None)
+        head = f"max_distance={self.max_distance}, min_tokens={self.min_tokens}"
+        return f"Fingerprinter({head}, {shown})"
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def tokens(self, text: str) -> list[str]:
+        """Normalised content tokens (stop words and punctuation left out), in order."""
+        return feat.tokenize(
+            text, fold_traditional=self.fold_traditional, segment_chinese=self.tokenizer == "auto"
+        )
+
+    def weighted_features(self, text: str) -> dict[str, float] | None:
+        """``{feature: weight}`` of ``text``; None when it has fewer than ``min_tokens`` tokens."""
+        if self.features == "words" and self.weighting == "tf":  # the default, on the fast path
+            counts = feat.count_tokens(
+                text,
+                fold_traditional=self.fold_traditional,
+                segment_chinese=self.tokenizer == "auto",
+            )
+            return dict(counts) if counts.total() >= self.min_tokens else None
+        tokens = self.tokens(text)
+        if len(tokens) < self.min_tokens:
+            return None
+        if self.features == "words":
+            items = tokens
+        elif self.features == "shingles":
+            items = feat.word_shingles(tokens, self.shingle_size)
+        else:
+            items = feat.char_ngrams(tokens, self.ngram_size)
+        return feat.weigh(items, self.weighting)
+
+    def fingerprint_text(self, text: str) -> int | None:
+        """The fingerprint of plain text, or None when it is too short to fingerprint."""
+        weighted = self.weighted_features(text)
+        return None if weighted is None else simhash(weighted, self.bits)
+
+    # -- HTML ---------------------------------------------------------------------------------
+
+    @property
+    def extractor(self) -> Callable[..., str]:
+        """The main-text extractor: ``(html, encoding, url) -> str``."""
+        extractor = self.__dict__.get("_extractor")
+        if extractor is None:
+            from scrapy_simhash.extract import get_extractor
+
+            extractor = self.__dict__["_extractor"] = get_extractor(self._extractor_spec)
+        return extractor
+
+    def extract(self, html: str | bytes, encoding: str | None = None, url: str | None = None
+                ) -> str:
+        """The main text that gets fingerprinted (headline and article body)."""
+        return self.extractor(html, encoding, url)
+
+    def fingerprint_html(
+        self, html: str | bytes, encoding: str | None = None, url: str | None = None
+    ) -> int | None:
+        """The fingerprint of a page's main text, or None when it has too little text."""
+        return self.fingerprint_text(self.extract(html, encoding, url))
+
+    def extract_tree(self, root: Any) -> str:
+        """Main text of an already-parsed lxml root (``response.selector.root``); not modified."""
+        from scrapy_simhash import extract
+
+        if self.extractor_name == "builtin":
+            return extract.extract_main_text_from_tree(root)
+        if self.extractor_name == "wholepage":
+            return extract.visible_text_from_tree(root)
+        import lxml.html
+
+        return self.extract(lxml.html.tostring(root, encoding="unicode"), None, None)
+
+    def fingerprint_tree(self, root: Any) -> int | None:
+        """The fingerprint of a parsed page; the tree is only read, never changed."""
+        return self.fingerprint_text(self.extract_tree(root))
+
+    def is_near_duplicate(self, a: int | None, b: int | None) -> bool:
+        """True when both fingerprints exist and lie within ``max_distance`` of each other."""
+        return a is not None and b is not None and hamming_distance(a, b) <= self.max_distance
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+    return value
+
+
+def _int_in(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}; got {value!r}")
+    return value
+
+
+def _qualname(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"

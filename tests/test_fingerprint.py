@@ -1,0 +1,159 @@
+"""Fingerprinter: same article -> nearby bits, other articles -> unrelated bits, no text -> None."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import statistics
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_simhash import Fingerprinter, hamming_distance
+from scrapy_simhash.corpora import iter_pages
+
+SIMPLIFIED = (
+    "近日，国家统计局发布了最新的经济数据。数据显示，今年前三季度国内生产总值同比增长百分之五，"
+    "消费市场持续恢复，服务业增加值增长较快。专家认为，随着一系列稳增长政策落地见效，"
+    "经济运行总体回升向好，但外部环境依然复杂严峻，国内需求仍显不足，部分企业经营困难。"
+    "下一步要继续加大宏观政策调控力度，着力扩大国内需求，推动经济实现质的有效提升和量的合理增长。"
+    "与此同时，就业形势保持总体稳定，城镇调查失业率有所下降，居民收入继续增加。"
+)
+
+
+def long_chinese_articles(root, minimum_sentences=8):
+    for page in iter_pages(["chinese-web-content-extraction"], with_truth_text=True, root=root):
+        sentences = [s for s in re.split("(?<=[。！？])", page.truth_text) if s.strip()]
+        if len(sentences) >= minimum_sentences:
+            yield page.truth_text, sentences
+
+
+def test_identical_text_gives_distance_zero():
+    fp = Fingerprinter()
+    assert fp.fingerprint_text(SIMPLIFIED) == fp.fingerprint_text(str(SIMPLIFIED))
+    assert fp.fingerprint_text(SIMPLIFIED) is not None
+
+
+def test_defaults_used_by_a_crawl():
+    fp = Fingerprinter()
+    assert (fp.bits, fp.max_distance) == (64, 3)
+    assert Fingerprinter(128, 9).bits == 128
+
+
+def test_chinese_edits_stay_close_and_unrelated_articles_land_near_32(corpora_root):
+    fp = Fingerprinter()
+    rng = random.Random(7)
+    sentence_removed, chars_changed, fingerprints = [], [], []
+    for text, sentences in long_chinese_articles(corpora_root):
+        base = fp.fingerprint_text(text)
+        fingerprints.append(base)
+        i = rng.randrange(len(sentences))
+        shorter = "".join(sentences[:i] + sentences[i + 1 :])
+        sentence_removed.append(hamming_distance(base, fp.fingerprint_text(shorter)))
+        chars = list(text)
+        for j in rng.sample(range(len(chars)), 3):
+            chars[j] = "错"
+        chars_changed.append(hamming_distance(base, fp.fingerprint_text("".join(chars))))
+    unrelated = [hamming_distance(a, b) for a, b in itertools.combinations(fingerprints, 2)]
+    assert len(sentence_removed) >= 30
+    # Typical edits stay within distance 3; the tail past 3 is why the crawl's k is measured
+    # (benchmarks/quality.py), not assumed.
+    assert statistics.median(sentence_removed) <= 2
+    assert sum(d <= 3 for d in sentence_removed) >= 0.70 * len(sentence_removed)  # 0.74 measured
+    assert statistics.median(chars_changed) <= 1
+    assert sum(d <= 3 for d in chars_changed) >= 0.85 * len(chars_changed)  # 0.88 measured
+    assert 28 <= statistics.median(unrelated) <= 36
+    assert min(unrelated) > 8
+
+
+def test_traditional_and_simplified_versions_match_only_when_folding():
+    import opencc
+
+    traditional = opencc.OpenCC("s2t").convert(SIMPLIFIED)
+    assert traditional != SIMPLIFIED
+    folding = Fingerprinter(fold_traditional=True)
+    assert hamming_distance(
+        folding.fingerprint_text(SIMPLIFIED), folding.fingerprint_text(traditional)
+    ) <= 1
+    plain = Fingerprinter()
+    simplified_fp = plain.fingerprint_text(SIMPLIFIED)
+    unfolded = hamming_distance(simplified_fp, plain.fingerprint_text(traditional))
+    assert unfolded > 3
+
+
+@pytest.mark.parametrize("text", ["", "   ", "。，！", "the and of", "短文本", "word " * 15])
+def test_too_little_text_gets_no_fingerprint(text):
+    assert Fingerprinter().fingerprint_text(text) is None
+
+
+def test_empty_pages_do_not_collide():
+    fp = Fingerprinter()
+    assert fp.fingerprint_html("<html><body><nav>Home</nav></body></html>") is None
+    assert not fp.is_near_duplicate(None, None)
+
+
+def test_min_tokens_is_a_threshold():
+    text = " ".join(f"token{i}" for i in range(10))
+    assert Fingerprinter(min_tokens=10).fingerprint_text(text) is not None
+    assert Fingerprinter(min_tokens=11).fingerprint_text(text) is None
+
+
+@pytest.mark.parametrize("features", ["words", "shingles", "chars"])
+@pytest.mark.parametrize("weighting", ["tf", "logtf", "tfidf"])
+def test_every_feature_and_weighting_choice_separates_edits_from_other_text(features, weighting):
+    fp = Fingerprinter(features=features, weighting=weighting, bits=128)
+    edited = SIMPLIFIED.replace("百分之五", "百分之五点二")
+    other = (
+        "华为在深圳发布了新一代折叠屏手机，搭载自研芯片，支持卫星通话，起售价为九千九百九十九元。"
+    ) * 2
+    near = hamming_distance(fp.fingerprint_text(SIMPLIFIED), fp.fingerprint_text(edited))
+    far = hamming_distance(fp.fingerprint_text(SIMPLIFIED), fp.fingerprint_text(other))
+    assert near < far
+    assert far > 30
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"bits": 32}, "bits must be one of"),
+        ({"max_distance": -1}, "max_distance must be an integer"),
+        ({"max_distance": 40}, "max_distance must be an integer from 0 to 32"),
+        ({"features": "sentences"}, "features must be one of"),
+        ({"weighting": "bm25"}, "weighting must be one of"),
+        ({"tokenizer": "spacy"}, "tokenizer must be one of"),
+        ({"min_tokens": 0}, "min_tokens must be an integer"),
+        ({"fold_traditional": "yes"}, "fold_traditional must be True or False"),
+    ],
+)
+def test_bad_parameters_name_the_parameter(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Fingerprinter(**kwargs)
+
+
+def test_params_record_everything_that_changes_the_bits():
+    a, b = Fingerprinter(), Fingerprinter(features="shingles", shingle_size=2)
+    assert a.params["features"] == "words" and a.params["shingle_size"] is None
+    assert b.params["shingle_size"] == 2
+    assert a.params != Fingerprinter(fold_traditional=True).params
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400), st.sampled_from([64, 128]))
+def test_arbitrary_unicode_never_raises(text, bits):
+    result = Fingerprinter(bits, min_tokens=1).fingerprint_text(text)
+    assert result is None or 0 <= result < 2**bits
+
+
+def test_fingerprint_html_uses_the_main_text_extractor():
+    fp = Fingerprinter(extractor=lambda html, encoding, url: SIMPLIFIED)
+    assert fp.fingerprint_html(b"<p>ignored</p>") == Fingerprinter().fingerprint_text(SIMPLIFIED)
+    article = f"<html><body><article><h1>经济数据</h1><p>{SIMPLIFIED}</p></article></body></html>"
+    builtin = Fingerprinter()
+    assert hamming_distance(
+        builtin.fingerprint_html(article), builtin.fingerprint_text(SIMPLIFIED)
+    ) <= 3
+    assert builtin.fingerprint_html(article.encode("gb18030"), encoding="gb18030") == (
+        builtin.fingerprint_html(article)
+    )
