@@ -87,6 +87,11 @@ def _chinese_runs(text: str, out: list[str], runs: list[str], segment: bool) -> 
             out.extend(part)
 
 
+def has_cjk(text: str) -> bool:
+    """True when ``text`` may hold a CJK ideograph (cheap: no regex scan of Latin text)."""
+    return not text.isascii() and max(text) >= "\u3400"
+
+
 def raw_tokens(normalized: str, *, segment_chinese: bool = True) -> list[str]:
     """All tokens of already-normalised text, in order: words for spaced scripts, jieba for Chinese.
 
@@ -94,11 +99,11 @@ def raw_tokens(normalized: str, *, segment_chinese: bool = True) -> list[str]:
     each newline-separated block on its own, so this equals one call per run, in a fraction of
     the time. With ``segment_chinese=False`` every CJK ideograph is a token of its own.
     """
-    parts = _CJK_RUN.split(normalized)
     out: list[str] = []
-    if len(parts) == 1:
+    if not has_cjk(normalized):
         _spaced_words(normalized, out)
         return out
+    parts = _CJK_RUN.split(normalized)
     runs: list[str] = []
     for i, part in enumerate(parts):
         if i % 2:
@@ -149,7 +154,7 @@ def count_tokens(text: str, *, fold_traditional: bool = False, segment_chinese: 
     Counting happens in C over all tokens; the stop-word filter then runs once per distinct token.
     """
     folded = _fold(text, fold_traditional)
-    if segment_chinese and _JIEBA_RUN.search(folded):
+    if segment_chinese and has_cjk(folded) and _JIEBA_RUN.search(folded):
         runs = _JIEBA_RUN.findall(folded)
         counts = Counter(_segmenter()("\n".join(runs)))
         counts.update(_NON_JIEBA_TOKEN.findall(_JIEBA_RUN.sub(" ", folded)))
