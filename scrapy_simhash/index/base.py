@@ -1,0 +1,189 @@
+"""The near-duplicate index protocol shared by every backend."""
+
+from __future__ import annotations
+
+import abc
+import operator
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+
+from .layout import Layout, TablesOption, make_layout
+
+_NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+
+
+class NearDuplicateIndexError(Exception):
+    """Base class of the index errors."""
+
+
+IndexError_ = NearDuplicateIndexError  # short alias; never shadows the builtin IndexError
+
+
+class IndexParameterMismatch(NearDuplicateIndexError, ValueError):
+    """A stored index was opened with parameters different from the ones it was built with."""
+
+    def __init__(
+        self, location: str, differences: Mapping[str, tuple[object, object]]
+    ) -> None:
+        self.location = location
+        self.differences = dict(differences)
+        details = "; ".join(
+            f"{name}: stored {stored!r}, requested {requested!r}"
+            for name, (stored, requested) in sorted(self.differences.items())
+        )
+        super().__init__(
+            f"{location} was built with different parameters ({details}); open it with the "
+            "stored values or use another file / namespace"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A stored fingerprint within the query's Hamming radius."""
+
+    key: str
+    fingerprint: int
+    distance: int
+
+
+class NearDuplicateIndex(abc.ABC):
+    """Fingerprints within Hamming distance ``max_distance``, found through a pigeonhole layout.
+
+    Subclasses implement :meth:`add`, :meth:`query`, :meth:`__len__` and :meth:`_close`; the batch
+    forms and :meth:`check_and_add` have generic versions that backends may speed up.
+    """
+
+    bits: int
+    max_distance: int
+    namespace: str
+    layout: Layout
+    params: dict[str, object]
+
+    def __init__(
+        self,
+        *,
+        bits: int = 64,
+        max_distance: int = 3,
+        namespace: str = "pages",
+        tables: TablesOption = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        if not isinstance(namespace, str) or not _NAMESPACE_RE.match(namespace):
+            raise ValueError(
+                f"namespace must be letters, digits and underscores (not starting with a digit, "
+                f"at most 63 characters), got {namespace!r}"
+            )
+        self.layout = make_layout(bits, max_distance, tables)
+        self.bits = bits
+        self.max_distance = max_distance
+        self.namespace = namespace
+        self.tables = tables
+        self.params = dict(params or {})
+        self._closed = False
+
+    # -- the protocol ------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def add(self, key: str, fingerprint: int) -> None:
+        """Store ``fingerprint`` under ``key`` (keys need not be unique)."""
+
+    def add_many(self, items: Iterable[tuple[str, int]]) -> None:
+        """Store many (key, fingerprint) pairs."""
+        for key, fingerprint in items:
+            self.add(key, fingerprint)
+
+    @abc.abstractmethod
+    def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
+        """Every stored fingerprint within ``max_distance``, nearest first, then oldest first."""
+
+    def query_many(
+        self, fingerprints: Sequence[int], max_distance: int | None = None
+    ) -> list[list[Match]]:
+        """:meth:`query` for each fingerprint."""
+        return [self.query(fp, max_distance) for fp in fingerprints]
+
+    def check_and_add(self, key: str, fingerprint: int) -> Match | None:
+        """The nearest stored match (ties: the earliest stored); if none, store and return None."""
+        matches = self.query(fingerprint)
+        if matches:
+            return matches[0]
+        self.add(key, fingerprint)
+        return None
+
+    @abc.abstractmethod
+    def __len__(self) -> int:
+        """The number of stored fingerprints."""
+
+    def flush(self) -> None:  # noqa: B027 - a no-op is the right default
+        """Make pending writes durable (a no-op for in-memory backends)."""
+
+    def close(self) -> None:
+        """Flush and release resources; calling it again does nothing."""
+        if self._closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._closed = True
+            self._close()
+
+    def _close(self) -> None:  # noqa: B027 - backends without resources need nothing
+        """Release the backend's resources (called once, by :meth:`close`)."""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> NearDuplicateIndex:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} namespace={self.namespace!r} bits={self.bits} "
+            f"k={self.max_distance} {self.layout.describe()} size={len(self)}>"
+        )
+
+    # -- helpers for backends ------------------------------------------------------------------
+
+    def _fingerprint(self, fingerprint: object) -> int:
+        """Validate one fingerprint: an int in [0, 2**bits)."""
+        try:
+            value = operator.index(fingerprint)  # type: ignore[arg-type]
+        except TypeError:
+            raise TypeError(
+                f"fingerprint must be an int, got {type(fingerprint).__name__}"
+            ) from None
+        if value < 0 or value >> self.bits:
+            raise ValueError(f"fingerprint must be in [0, 2**{self.bits}), got {value}")
+        return value
+
+    def _radius(self, max_distance: int | None) -> int:
+        """The query radius: at most the radius the layout guarantees."""
+        if max_distance is None:
+            return self.max_distance
+        if not 0 <= max_distance <= self.max_distance:
+            raise ValueError(
+                f"max_distance must be in [0, {self.max_distance}] for this index (its layout "
+                f"only guarantees neighbours within {self.max_distance}), got {max_distance}"
+            )
+        return max_distance
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise NearDuplicateIndexError(f"{type(self).__name__} is closed")
+
+    @staticmethod
+    def _key(key: object) -> str:
+        if not isinstance(key, str):
+            raise TypeError(f"key must be a str, got {type(key).__name__}")
+        return key

@@ -1,0 +1,511 @@
+"""SQLite backend: a persistent index, so a second crawl knows the first crawl's pages.
+
+One table per namespace (``simhash_<namespace>``) with one row per fingerprint: ``id`` (the
+insertion rank), ``key``, ``fp`` (and ``fp_hi`` for 128 bits; SQLite integers are signed 64-bit,
+so each unsigned 64-bit word is stored as its two's-complement signed value). Each layout table
+has an *expression index* on its key, e.g. ``((fp >> 16) & 65535)``: the block value is indexed
+without storing a column for it. ``simhash_meta`` keeps each namespace's parameters (bits, k,
+layout, fingerprint settings), checked on open: a difference raises
+:class:`IndexParameterMismatch` naming every differing value.
+
+Writes: WAL journal, ``synchronous=NORMAL``; inserts are grouped in one transaction committed
+every ``commit_every`` adds or ``commit_interval`` seconds (checked on each call), and by
+``flush()``/``close()``. A crash loses only the uncommitted tail, never a committed row. While a
+transaction is open this connection holds SQLite's write lock: other writers wait (``timeout``).
+
+Reads: by default (``cache=True``) the fingerprints are mirrored in an in-process
+:class:`~scrapy_simhash.index.memory.FingerprintTables`, so queries run at in-memory speed and
+only matches touch the database (for their keys). Before each read the mirror asks SQLite's
+``PRAGMA data_version`` whether another connection committed and, if so, loads the rows with
+larger ids; rows are append-only, so the mirror never goes stale (deleting rows behind the
+index's back is not supported). The mirror costs ~48 B per fingerprint of RAM and is loaded on
+open (~2.5 s per million rows). With ``cache=False`` each query is one SQL statement over the
+expression indexes and nothing is held in memory: fine for small files, slow at millions of rows
+(random B-tree reads per candidate).
+
+Within one process, every index on the same file (e.g. the ``pages`` and ``items`` namespaces)
+shares one connection and its transaction, so they never wait for each other's write lock. Keep
+an index on the thread that opened it. A writer holds the lock until its transaction commits
+(on the next call after ``commit_interval``), so several processes writing one file should use a
+small ``commit_interval``; Redis suits many concurrent writers better.
+
+Options: ``commit_every`` (1000), ``commit_interval`` seconds (1.0), ``cache`` (True),
+``timeout`` seconds to wait for another process's write lock (30), ``cache_size_mb`` of SQLite's
+page cache (64: index inserts touch random pages), ``buffer_size`` of the mirror (2048).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import islice
+from pathlib import Path
+
+import numpy as np
+
+from .base import IndexParameterMismatch, Match, NearDuplicateIndex
+from .layout import Layout, TablesOption
+from .memory import MASK64, FingerprintTables, _Growable, split_words
+
+FORMAT_VERSION = 1
+META_TABLE = "simhash_meta"
+_SIGN_BIT = 1 << 63
+_LOAD_CHUNK = 1 << 16
+_IN_CHUNK = 500
+
+
+def to_signed(word: int) -> int:
+    """Unsigned 64-bit -> SQLite's signed INTEGER."""
+    return word - (1 << 64) if word & _SIGN_BIT else word
+
+
+def to_unsigned(value: int) -> int:
+    """SQLite's signed INTEGER -> unsigned 64-bit."""
+    return value & MASK64
+
+
+def key_expression(layout: Layout, table: int) -> str:
+    """The SQL expression of one table's key over the ``fp``/``fp_hi`` columns."""
+    terms, offset = [], 0
+    for seg in layout.tables[table]:
+        column = "fp" if seg.word == 0 else "fp_hi"
+        mask = to_signed((1 << seg.width) - 1)
+        part = f"({column} >> {seg.shift})" if seg.shift else column
+        part = f"({part} & {mask})"
+        if offset:
+            part = f"({part} << {offset})"
+        terms.append(part)
+        offset += seg.width
+    return " | ".join(terms) if len(terms) > 1 else terms[0]
+
+
+class _SharedConnection:
+    """One SQLite connection per database file and process, shared by its namespaces.
+
+    Two namespaces of one file (pages and items) in one crawl must not wait for each other's
+    write lock, so they share the connection and its open transaction.
+    """
+
+    def __init__(self, path: str, timeout: float, cache_size_mb: float) -> None:
+        self.path = path
+        self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute(f"PRAGMA cache_size={-int(cache_size_mb * 1024)}")
+        except BaseException:
+            self.conn.close()
+            raise
+        self.users: list[SqliteIndex] = []
+        self.in_transaction = False
+        self.started = 0.0
+        self.pending = 0
+        self.local_writes: dict[str, int] = {}  # per table: inserts through this connection
+
+    def begin(self) -> None:
+        if not self.in_transaction:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.in_transaction = True
+            self.started = time.monotonic()
+            self.pending = 0
+
+    def commit(self) -> None:
+        if self.in_transaction:
+            self.conn.execute("COMMIT")
+            self.in_transaction = False
+            self.pending = 0
+
+    def rollback(self) -> None:
+        """Roll back, then let every namespace forget the rows it wrote in the transaction."""
+        if self.in_transaction:
+            self.conn.execute("ROLLBACK")
+            self.in_transaction = False
+            self.pending = 0
+        for user in self.users:
+            user._reload()
+
+
+_CONNECTIONS: dict[str, _SharedConnection] = {}
+
+
+def _acquire(path: str, timeout: float, cache_size_mb: float) -> _SharedConnection:
+    if path == ":memory:" or path.startswith("file:"):
+        return _SharedConnection(path, timeout, cache_size_mb)  # never shared
+    resolved = os.path.realpath(path)
+    shared = _CONNECTIONS.get(resolved)
+    if shared is None:
+        shared = _CONNECTIONS[resolved] = _SharedConnection(path, timeout, cache_size_mb)
+    return shared
+
+
+def _release(shared: _SharedConnection, user: SqliteIndex) -> None:
+    if user in shared.users:
+        shared.users.remove(user)
+    if not shared.users:
+        shared.commit()
+        shared.conn.close()
+        resolved = os.path.realpath(shared.path)
+        if _CONNECTIONS.get(resolved) is shared:
+            del _CONNECTIONS[resolved]
+
+
+class SqliteIndex(NearDuplicateIndex):
+    """A near-duplicate index in an SQLite file (``sqlite:///path.db``)."""
+
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        bits: int = 64,
+        max_distance: int = 3,
+        namespace: str = "pages",
+        tables: TablesOption = None,
+        params: Mapping[str, object] | None = None,
+        commit_every: int = 1000,
+        commit_interval: float = 1.0,
+        cache: bool = True,
+        timeout: float = 30.0,
+        cache_size_mb: float = 64.0,
+        buffer_size: int = 2048,
+    ) -> None:
+        super().__init__(
+            bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
+        )
+        if int(commit_every) < 1:
+            raise ValueError(f"commit_every must be >= 1, got {commit_every}")
+        self.path = str(path)
+        self.commit_every = int(commit_every)
+        self.commit_interval = float(commit_interval)
+        self.table = f"simhash_{namespace}"
+        self._columns = ("fp",) if self.layout.words == 1 else ("fp", "fp_hi")
+        self._shared = _acquire(self.path, float(timeout), float(cache_size_mb))
+        self._conn = self._shared.conn
+        try:
+            self._open_schema(params)
+        except BaseException:
+            _release(self._shared, self)
+            raise
+        self._shared.users.append(self)
+        self._prepare_statements()
+        self.engine: FingerprintTables | None = None
+        if cache:
+            self.engine = FingerprintTables(self.layout, buffer_size=int(buffer_size))
+        self._seen_version = self._data_version()
+        self._reload()
+
+    @classmethod
+    def from_uri(cls, uri: str, **kwargs: object) -> SqliteIndex:
+        """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``sqlite://`` (in memory)."""
+        rest = uri.split("://", 1)[1] if "://" in uri else ""
+        path = rest.split("?", 1)[0]
+        if path.startswith("/"):
+            path = path[1:]
+        return cls(path or ":memory:", **kwargs)  # type: ignore[arg-type]
+
+    # -- schema and parameters -------------------------------------------------------------------
+
+    def _wanted_parameters(self, params: Mapping[str, object] | None) -> dict[str, str]:
+        wanted = {
+            "format": json.dumps(FORMAT_VERSION),
+            "bits": json.dumps(self.bits),
+            "max_distance": json.dumps(self.max_distance),
+            "layout": json.dumps(self.layout.describe()),
+            "layout_signature": json.dumps(self.layout.signature()),
+        }
+        for name, value in (params or {}).items():
+            try:
+                wanted[f"param.{name}"] = json.dumps(value, sort_keys=True)
+            except TypeError as error:
+                raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
+        return wanted
+
+    def _open_schema(self, params: Mapping[str, object] | None) -> None:
+        wanted = self._wanted_parameters(params)
+        conn = self._conn
+        own_transaction = not self._shared.in_transaction  # else another namespace's is open
+        if own_transaction:
+            conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {META_TABLE} (namespace TEXT NOT NULL, "
+                "name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (namespace, name)) "
+                "WITHOUT ROWID"
+            )
+            stored = dict(
+                conn.execute(
+                    f"SELECT name, value FROM {META_TABLE} WHERE namespace = ?", (self.namespace,)
+                ).fetchall()
+            )
+            if stored:
+                self._check_parameters(stored, wanted, check_user_params=params is not None)
+                self.params = {
+                    name[len("param.") :]: json.loads(value)
+                    for name, value in stored.items()
+                    if name.startswith("param.")
+                }
+            else:
+                self._create_tables(wanted)
+        except BaseException:
+            if own_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if own_transaction:
+            conn.execute("COMMIT")
+
+    def _check_parameters(
+        self, stored: dict[str, str], wanted: dict[str, str], *, check_user_params: bool
+    ) -> None:
+        names = set(stored) | set(wanted)
+        if not check_user_params:
+            names = {name for name in names if not name.startswith("param.")}
+        differences = {
+            name: (_loads(stored.get(name)), _loads(wanted.get(name)))
+            for name in sorted(names)
+            if stored.get(name) != wanted.get(name)
+        }
+        if "layout" in differences:
+            differences.pop("layout_signature", None)
+        if differences:
+            raise IndexParameterMismatch(
+                f"SQLite index {self.path!r} (namespace {self.namespace!r})", differences
+            )
+
+    def _create_tables(self, wanted: dict[str, str]) -> None:
+        conn = self._conn
+        columns = ", ".join(f"{column} INTEGER NOT NULL" for column in self._columns)
+        conn.execute(
+            f"CREATE TABLE {self.table} (id INTEGER PRIMARY KEY, key TEXT NOT NULL, {columns})"
+        )
+        for table in range(self.layout.table_count):
+            conn.execute(
+                f"CREATE INDEX {self.table}_t{table} ON {self.table} "
+                f"({key_expression(self.layout, table)})"
+            )
+        conn.executemany(
+            f"INSERT INTO {META_TABLE} (namespace, name, value) VALUES (?, ?, ?)",
+            [(self.namespace, name, value) for name, value in wanted.items()],
+        )
+
+    def _prepare_statements(self) -> None:
+        columns = ", ".join(self._columns)
+        marks = ", ".join("?" for _ in self._columns)
+        self._insert_sql = f"INSERT INTO {self.table} (id, key, {columns}) VALUES (?, ?, {marks})"
+        where = " OR ".join(
+            f"{key_expression(self.layout, t)} = ?" for t in range(self.layout.table_count)
+        )
+        self._candidates_sql = f"SELECT id, {columns} FROM {self.table} WHERE {where}"
+
+    # -- transactions ----------------------------------------------------------------------------
+
+    def _begin(self) -> None:
+        self._shared.begin()
+        self._sync()  # we hold the write lock: load what others committed before our rows
+
+    def _maybe_commit(self) -> None:
+        shared = self._shared
+        if shared.in_transaction and (
+            shared.pending >= self.commit_every
+            or time.monotonic() - shared.started >= self.commit_interval
+        ):
+            shared.commit()
+
+    def flush(self) -> None:
+        """Commit pending inserts (durable once this returns)."""
+        self._shared.commit()
+
+    def _close(self) -> None:
+        _release(self._shared, self)
+
+    # -- the cache ------------------------------------------------------------------------------
+
+    def _data_version(self) -> tuple[int, int]:
+        """Changes by other connections (SQLite's counter) and by this process's other users."""
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        return version, self._shared.local_writes.get(self.table, 0)
+
+    def _sync(self) -> None:
+        """Bring the count (and the cache) up to date with other connections' commits."""
+        version = self._data_version()
+        if version == self._seen_version:
+            return
+        self._seen_version = version
+        self._load_new_rows()
+
+    def _load_new_rows(self) -> None:
+        """Rows with ids above ours: into the cache, or just counted (O(new rows) either way)."""
+        if self.engine is None:
+            count, top = self._conn.execute(
+                f"SELECT count(*), max(id) FROM {self.table} WHERE id > ?", (self._max_id,)
+            ).fetchone()
+            if count:
+                self._count += count
+                self._max_id = top
+            return
+        columns = ", ".join(self._columns)
+        cursor = self._conn.execute(
+            f"SELECT id, {columns} FROM {self.table} WHERE id > ? ORDER BY id", (self._max_id,)
+        )
+        while rows := cursor.fetchmany(_LOAD_CHUNK):
+            block = np.array(rows, dtype=np.int64)
+            self._ids.extend(block[:, :1])
+            self.engine.extend(block[:, 1:].view(np.uint64))
+            self._max_id = int(block[-1, 0])
+        self._count = len(self.engine)
+
+    # -- the protocol ---------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        if not self._closed:
+            self._sync()
+        return self._count
+
+    def _row_values(self, row_id: int, key: str, fingerprint: int) -> tuple:
+        words = [to_signed((fingerprint >> (64 * w)) & MASK64) for w in range(self.layout.words)]
+        return (row_id, key, *words)
+
+    def add(self, key: str, fingerprint: int) -> None:
+        self._check_open()
+        key = self._key(key)
+        value = self._fingerprint(fingerprint)
+        self._begin()
+        row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
+        try:
+            self._conn.execute(self._insert_sql, self._row_values(row_id, key, value))
+            if self.engine is not None:
+                self.engine.append(value)
+                self._ids.extend(np.array([[row_id]], dtype=np.int64))
+        except BaseException:
+            self._shared.rollback()
+            raise
+        self._max_id = row_id
+        self._count += 1
+        self._shared.pending += 1
+        self._after_write()
+
+    def add_many(self, items: Iterable[tuple[str, int]]) -> None:
+        self._check_open()
+        iterator = iter(items)
+        while True:
+            room = max(1, self.commit_every - self._shared.pending)
+            chunk = [(self._key(k), self._fingerprint(fp)) for k, fp in islice(iterator, room)]
+            if not chunk:
+                return
+            self._begin()
+            first = self._max_id + 1
+            try:
+                rows = [self._row_values(first + i, k, fp) for i, (k, fp) in enumerate(chunk)]
+                self._conn.executemany(self._insert_sql, rows)
+                if self.engine is not None:
+                    self.engine.extend(split_words([fp for _, fp in chunk], self.layout.words))
+                    ids = np.arange(first, first + len(chunk), dtype=np.int64).reshape(-1, 1)
+                    self._ids.extend(ids)
+            except BaseException:
+                self._shared.rollback()
+                raise
+            self._max_id = first + len(chunk) - 1
+            self._count += len(chunk)
+            self._shared.pending += len(chunk)
+            self._after_write()
+
+    def _after_write(self) -> None:
+        """Tell the connection's other users, but not ourselves, that the tables changed."""
+        writes = self._shared.local_writes
+        writes[self.table] = writes.get(self.table, 0) + 1
+        # _begin synced us and we hold the write lock, so nothing else changed meanwhile
+        self._seen_version = (self._seen_version[0], writes[self.table])
+        self._maybe_commit()
+
+    def _reload(self) -> None:
+        """Rebuild the cache and count from what is committed (after a rollback)."""
+        if self.engine is not None:
+            self.engine = FingerprintTables(self.layout, buffer_size=self.engine.buffer_size)
+            self._ids = _Growable(1, np.int64)
+        self._max_id = 0
+        self._count = 0
+        self._load_new_rows()
+
+    def _before_read(self) -> None:
+        self._check_open()
+        self._maybe_commit()
+        self._sync()
+
+    def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
+        value = self._fingerprint(fingerprint)
+        radius = self._radius(max_distance)
+        self._before_read()
+        if self.engine is None:
+            return self._query_sql(value, radius)
+        ids = self._ids.data
+        hits = [
+            (int(ids[row, 0]), self.engine.fingerprint(row), dist)
+            for dist, row in self.engine.search(value, radius)
+        ]
+        return self._matches(hits)
+
+    def query_many(
+        self, fingerprints: Sequence[int], max_distance: int | None = None
+    ) -> list[list[Match]]:
+        values = [self._fingerprint(fp) for fp in fingerprints]
+        radius = self._radius(max_distance)
+        self._before_read()
+        if self.engine is None:
+            return [self._query_sql(value, radius) for value in values]
+        found = self.engine.search_many(split_words(values, self.layout.words), radius)
+        ids = self._ids.data
+        wanted = {int(ids[row, 0]) for hits in found for _, row in hits}
+        keys = self._keys(wanted)
+        return [
+            [
+                Match(keys[int(ids[row, 0])], self.engine.fingerprint(row), dist)
+                for dist, row in hits
+            ]
+            for hits in found
+        ]
+
+    def _query_sql(self, value: int, radius: int) -> list[Match]:
+        probes = [to_signed(key) for key in self.layout.keys(value)]
+        hits = []
+        for row_id, *words in self._conn.execute(self._candidates_sql, probes):
+            stored = sum(to_unsigned(word) << (64 * w) for w, word in enumerate(words))
+            distance = (stored ^ value).bit_count()
+            if distance <= radius:
+                hits.append((row_id, stored, distance))
+        return self._matches(hits)
+
+    def _matches(self, hits: list[tuple[int, int, int]]) -> list[Match]:
+        """(id, fingerprint, distance) -> Match list, nearest first then oldest first."""
+        if not hits:
+            return []
+        keys = self._keys({row_id for row_id, _, _ in hits})
+        hits.sort(key=lambda hit: (hit[2], hit[0]))
+        return [Match(keys[row_id], stored, distance) for row_id, stored, distance in hits]
+
+    def _keys(self, ids: set[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        ordered = sorted(ids)
+        for start in range(0, len(ordered), _IN_CHUNK):
+            chunk = ordered[start : start + _IN_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            out.update(
+                self._conn.execute(
+                    f"SELECT id, key FROM {self.table} WHERE id IN ({marks})", chunk
+                ).fetchall()
+            )
+        return out
+
+    def file_bytes(self) -> int:
+        """Bytes on disk: the database file plus its WAL (0 for an in-memory database)."""
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return 0
+        return sum(
+            Path(self.path + suffix).stat().st_size
+            for suffix in ("", "-wal")
+            if Path(self.path + suffix).exists()
+        )
+
+
+def _loads(value: str | None) -> object:
+    return None if value is None else json.loads(value)

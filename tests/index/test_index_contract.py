@@ -1,0 +1,240 @@
+"""Every backend against brute force, and the protocol every backend shares."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_simhash.index import (
+    IndexParameterMismatch,
+    Match,
+    NearDuplicateIndex,
+    NearDuplicateIndexError,
+    open_index,
+)
+
+BACKENDS = ["memory", "sqlite-cache", "sqlite-sql", "sqlite-file"]
+
+
+def make_index(backend: str, tmp_path: Path, **kwargs) -> NearDuplicateIndex:
+    if backend == "memory":
+        return open_index("memory://", buffer_size=32, **kwargs)
+    if backend == "sqlite-cache":
+        return open_index("sqlite://", buffer_size=32, commit_every=50, **kwargs)
+    if backend == "sqlite-sql":
+        return open_index("sqlite://?cache=false", **kwargs)
+    return open_index(f"sqlite:///{tmp_path / 'index.db'}", commit_every=7, **kwargs)
+
+
+def brute_force(stored: list[tuple[str, int]], query: int, radius: int) -> list[tuple]:
+    hits = [
+        ((query ^ fp).bit_count(), rank, key, fp)
+        for rank, (key, fp) in enumerate(stored)
+        if (query ^ fp).bit_count() <= radius
+    ]
+    return [(key, fp, distance) for distance, _, key, fp in sorted(hits)]
+
+
+def flip(rng: random.Random, fp: int, bits: int, count: int) -> int:
+    for position in rng.sample(range(bits), count):
+        fp ^= 1 << position
+    return fp
+
+
+def planted_fingerprints(rng: random.Random, bits: int, k: int, count: int) -> list[int]:
+    """Random fingerprints, half of them planted at distance 0..k+1 from an earlier one."""
+    out: list[int] = []
+    for _ in range(count):
+        if out and rng.random() < 0.5:
+            out.append(flip(rng, rng.choice(out), bits, rng.randint(0, k + 1)))
+        else:
+            out.append(rng.getrandbits(bits))
+    return out
+
+
+def as_tuples(matches: list[Match]) -> list[tuple]:
+    return [(m.key, m.fingerprint, m.distance) for m in matches]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("bits", "k", "tables"),
+    [(64, 3, None), (64, 3, "manku"), (64, 6, None), (128, 3, None), (128, 10, "manku"),
+     (64, 1, None)],
+)
+def test_every_backend_returns_exactly_the_brute_force_answer(backend, bits, k, tables, tmp_path):
+    rng = random.Random(f"{backend}-{bits}-{k}-{tables}")
+    fingerprints = planted_fingerprints(rng, bits, k, 600)
+    stored = [(f"page-{i}", fp) for i, fp in enumerate(fingerprints)]
+    with make_index(backend, tmp_path, bits=bits, max_distance=k, tables=tables) as index:
+        half = len(stored) // 2
+        for key, fp in stored[:half]:
+            index.add(key, fp)
+        index.add_many(stored[half:])
+        assert len(index) == len(stored)
+        queries = [flip(rng, rng.choice(fingerprints), bits, rng.randint(0, k + 1))
+                   for _ in range(120)]
+        queries += [rng.getrandbits(bits) for _ in range(20)] + fingerprints[:20]
+        for query in queries:
+            assert as_tuples(index.query(query)) == brute_force(stored, query, k)
+        batched = index.query_many(queries)
+        assert [as_tuples(m) for m in batched] == [brute_force(stored, q, k) for q in queries]
+        smaller = max(0, k - 1)
+        for query in queries[:30]:
+            assert as_tuples(index.query(query, smaller)) == brute_force(stored, query, smaller)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_check_and_add_returns_nearest_then_earliest_or_stores(backend, tmp_path):
+    with make_index(backend, tmp_path) as index:
+        assert index.check_and_add("a", 0b1111) is None
+        assert index.check_and_add("b", 0b0011) == Match("a", 0b1111, 2)
+        assert len(index) == 1  # "b" matched "a" and was not stored
+        assert index.check_and_add("far", (1 << 63) | (1 << 40) | (1 << 20) | 1 << 5) is None
+        index.add("c", 0b0111)  # distance 1 from the query below, stored after "a"
+        index.add("d", 0b1110)  # distance 1 too, stored later
+        match = index.check_and_add("e", 0b0110)
+        assert match == Match(key="c", fingerprint=0b0111, distance=1)
+        assert len(index) == 4
+        assert [m.key for m in index.query(0b0110)] == ["c", "d", "a"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_own_uncommitted_writes_are_seen_immediately(backend, tmp_path):
+    rng = random.Random(5)
+    pages = [rng.getrandbits(64) for _ in range(100)]
+    with make_index(backend, tmp_path) as index:
+        for i, fp in enumerate(pages):
+            assert index.check_and_add(f"k{i}", fp) is None
+        assert index.check_and_add("dup", pages[-1] ^ 1) == Match("k99", pages[-1], 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_invalid_input_is_rejected(backend, tmp_path):
+    with make_index(backend, tmp_path) as index:
+        with pytest.raises(ValueError, match="2\\*\\*64"):
+            index.add("k", 1 << 64)
+        with pytest.raises(ValueError):
+            index.query(-1)
+        with pytest.raises(TypeError):
+            index.add("k", 1.5)
+        with pytest.raises(TypeError):
+            index.add(b"k", 1)
+        with pytest.raises(ValueError, match="max_distance"):
+            index.query(1, max_distance=4)
+        assert len(index) == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_close_is_idempotent_and_final(backend, tmp_path):
+    index = make_index(backend, tmp_path)
+    with index:
+        index.add("k", 1)
+    assert index.closed
+    index.close()
+    with pytest.raises(NearDuplicateIndexError):
+        index.query(1)
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite-cache", "sqlite-sql"])
+def test_a_hot_bucket_stays_exact(backend, tmp_path):
+    """Thousands of fingerprints share one block: nothing is truncated or missed."""
+    rng = random.Random(3)
+    hot = [(f"hot-{i}", rng.getrandbits(48) << 16) for i in range(3000)]  # low block all zero
+    with make_index(backend, tmp_path) as index:
+        index.add_many(hot)
+        for _ in range(20):
+            query = flip(rng, rng.choice(hot)[1], 64, 3)
+            assert as_tuples(index.query(query)) == brute_force(hot, query, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40),
+    flips=st.lists(st.sets(st.integers(0, 63), max_size=5), min_size=1, max_size=40),
+)
+def test_memory_index_matches_brute_force_on_generated_cases(base, flips):
+    stored = [(f"b{i}", fp) for i, fp in enumerate(base)]
+    for i, bits in enumerate(flips):
+        fp = base[i % len(base)]
+        for b in bits:
+            fp ^= 1 << b
+        stored.append((f"f{i}", fp))
+    with open_index("memory://", buffer_size=8) as index:
+        index.add_many(stored)
+        for _, fp in stored[:: max(1, len(stored) // 10)]:
+            query = fp ^ 0b101
+            assert as_tuples(index.query(query)) == brute_force(stored, query, 3)
+
+
+# -- open_index -------------------------------------------------------------------------------
+
+
+class CustomIndex:
+    """A user's own index class, built from keyword arguments."""
+
+    def __init__(self, **kwargs):
+        self.kwargs = kwargs
+
+
+def test_dotted_path_builds_the_users_class_with_the_same_arguments():
+    index = open_index(f"{__name__}.CustomIndex?flavour=x", max_distance=2, params={"a": 1})
+    assert isinstance(index, CustomIndex)
+    assert index.kwargs == {"bits": 64, "max_distance": 2, "namespace": "pages",
+                            "tables": None, "params": {"a": 1}, "flavour": "x"}
+
+
+def test_sqlite_uri_follows_the_sqlalchemy_convention(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with open_index("sqlite:///relative.db") as index:
+        index.add("k", 1)
+    assert (tmp_path / "relative.db").exists()
+    absolute = tmp_path / "sub" / "abs.db"
+    absolute.parent.mkdir()
+    with open_index(f"sqlite:///{absolute}") as index:  # "sqlite:////abs/path" (four slashes)
+        assert index.path == str(absolute)
+
+
+def test_query_string_options_are_converted_and_keywords_win():
+    index = open_index("sqlite://?commit_every=25&commit_interval=0.5&cache=false",
+                       commit_interval=2)
+    assert (index.commit_every, index.commit_interval, index.engine) == (25, 2.0, None)
+    index.close()
+    memory = open_index("memory://?tables=manku&buffer_size=16")
+    assert memory.layout.table_count == 16 and memory.engine.buffer_size == 16
+
+
+def test_memory_uri_is_fresh_each_time():
+    first = open_index("memory://")
+    first.add("k", 1)
+    assert len(open_index("memory://")) == 0
+
+
+@pytest.mark.parametrize("uri", ["ftp://host/x", "mongodb://db", "not a uri", "plain"])
+def test_unknown_uri_names_the_uri_and_the_allowed_schemes(uri):
+    with pytest.raises(ValueError) as raised:
+        open_index(uri)
+    assert uri in str(raised.value)
+    assert "memory://" in str(raised.value) and "sqlite://" in str(raised.value)
+
+
+def test_a_missing_backend_module_is_a_clear_error(monkeypatch):
+    import scrapy_simhash.index as package
+
+    monkeypatch.setitem(package.SCHEMES, "redis", "scrapy_simhash.index.not_written_yet.RedisIndex")
+    with pytest.raises(ValueError, match=r"scrapy_simhash\.index\.not_written_yet"):
+        open_index("redis://localhost:6379/0")
+
+
+def test_a_missing_dotted_path_is_a_clear_error():
+    with pytest.raises(ValueError, match="no_such_module"):
+        open_index("no_such_module.Index")
+
+
+def test_parameter_mismatch_is_a_value_error():
+    assert issubclass(IndexParameterMismatch, ValueError)
+    assert issubclass(IndexParameterMismatch, NearDuplicateIndexError)

@@ -1,0 +1,232 @@
+"""The SQLite backend: persistence, parameters, transactions, other writers and crashes."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from scrapy_simhash.index import IndexParameterMismatch, Match, SqliteIndex, open_index
+from scrapy_simhash.index.sqlite import key_expression, to_signed, to_unsigned
+
+
+@pytest.fixture
+def db_uri(tmp_path):
+    return f"sqlite:///{tmp_path / 'crawl.db'}"
+
+
+def test_a_second_run_knows_the_first_runs_pages(db_uri):
+    top_bit = (1 << 63) | 12345  # stored as a negative SQLite INTEGER
+    with open_index(db_uri) as first:
+        first.add("https://a.example/1", top_bit)
+        first.add("https://a.example/2", 99 << 30)
+    with open_index(db_uri) as second:
+        assert len(second) == 2
+        assert second.check_and_add("again", top_bit ^ 1) == Match(
+            "https://a.example/1", top_bit, 1
+        )
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_128_bit_index_persists(tmp_path, cache):
+    uri = f"sqlite:///{tmp_path / 'wide.db'}"
+    big = (1 << 127) | (1 << 63) | 7
+    with open_index(uri, bits=128) as index:
+        index.add("wide", big)
+    with open_index(uri, bits=128, cache=cache) as index:
+        assert index.query(big ^ (1 << 90)) == [Match("wide", big, 1)]
+
+
+@pytest.mark.parametrize(
+    ("changed", "name"),
+    [({"bits": 128}, "bits"), ({"max_distance": 4}, "max_distance"),
+     ({"tables": "manku"}, "layout"),
+     ({"params": {"tokenizer": "jieba", "ngram": 3}}, "param.ngram")],
+)
+def test_other_parameters_are_a_clear_error_naming_both_values(db_uri, tmp_path, changed, name):
+    with open_index(db_uri, params={"tokenizer": "jieba", "ngram": 2}) as index:
+        index.add("k", 1)
+    arguments = {"params": {"tokenizer": "jieba", "ngram": 2}, **changed}
+    with pytest.raises(IndexParameterMismatch) as raised:
+        open_index(db_uri, **arguments)
+    message = str(raised.value)
+    assert name in raised.value.differences
+    assert str(tmp_path / "crawl.db") in message and "stored" in message and "requested" in message
+    stored, requested = raised.value.differences[name]
+    assert stored != requested
+
+
+def test_params_none_accepts_the_stored_settings(db_uri):
+    with open_index(db_uri, params={"weights": "tf"}):
+        pass
+    with open_index(db_uri) as index:
+        assert index.params == {"weights": "tf"}
+
+
+def test_namespaces_are_separate_tables_with_their_own_parameters(db_uri):
+    with open_index(db_uri, namespace="pages") as pages, \
+            open_index(db_uri, namespace="items", bits=128, max_distance=5) as items:
+        pages.add("page", 42)
+        items.add("item", 42)
+        items.add("item2", 43 << 70)
+        assert (len(pages), len(items)) == (1, 2)
+    with open_index(db_uri, namespace="items", bits=128, max_distance=5) as items:
+        assert len(items) == 2
+    with pytest.raises(IndexParameterMismatch):
+        open_index(db_uri, namespace="items")
+
+
+def test_wal_mode_and_batched_commits(tmp_path):
+    path = tmp_path / "batched.db"
+    index = SqliteIndex(path, commit_every=3, commit_interval=3600)
+    reader = sqlite3.connect(path)
+
+    def committed() -> int:
+        return reader.execute("SELECT count(*) FROM simhash_pages").fetchone()[0]
+
+    assert index._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    index.add("a", 1 << 10)
+    index.add("b", 1 << 30)
+    assert committed() == 0  # still in the open transaction
+    index.add("c", 1 << 50)
+    assert committed() == 3  # commit_every reached
+    index.add("d", 1 << 60)
+    index.flush()
+    assert committed() == 4
+    index.add_many((f"e{i}", (i + 1) << 20) for i in range(7))
+    index.close()
+    assert committed() == 11
+    reader.close()
+
+
+def test_commit_interval_zero_commits_every_add(tmp_path):
+    path = tmp_path / "eager.db"
+    index = SqliteIndex(path, commit_every=1000, commit_interval=0)
+    index.add("a", 1)
+    reader = sqlite3.connect(path)
+    assert reader.execute("SELECT count(*) FROM simhash_pages").fetchone()[0] == 1
+    reader.close()
+    index.close()
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_two_objects_on_one_file_share_a_connection_and_see_each_other(db_uri, cache):
+    rng = random.Random(8)
+    writer = open_index(db_uri, commit_every=10**6, commit_interval=3600)
+    reader = open_index(db_uri, cache=cache)
+    items = open_index(db_uri, namespace="items")  # no lock wait: same connection
+    mine = rng.getrandbits(64)
+    reader.add("reader-page", mine)
+    items.add("item", mine)
+    theirs = [rng.getrandbits(64) for _ in range(50)]
+    writer.add_many((f"w{i}", fp) for i, fp in enumerate(theirs))
+    assert writer.query(mine ^ 1) == [Match("reader-page", mine, 1)]
+    assert len(reader) == 51
+    assert reader.check_and_add("again", theirs[17] ^ 0b111) == Match("w17", theirs[17], 3)
+    assert writer.check_and_add("w-again", mine ^ 0b11) == Match("reader-page", mine, 2)
+    for index in (writer, reader, items):
+        index.close()
+
+
+WRITER = textwrap.dedent(
+    """
+    import random, sys
+    from scrapy_simhash.index import open_index
+    rng = random.Random(int(sys.argv[2]))
+    with open_index(sys.argv[1]) as index:
+        index.add_many((f"{sys.argv[2]}-{i}", rng.getrandbits(64)) for i in range(300))
+    """
+)
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_another_processes_commits_are_seen(db_uri, cache):
+    with open_index(db_uri, cache=cache, commit_interval=0) as index:
+        index.add("mine", 12345)
+        for seed in (1, 2):
+            subprocess.run([sys.executable, "-c", WRITER, db_uri, str(seed)], check=True)
+            rng = random.Random(seed)
+            theirs = [rng.getrandbits(64) for _ in range(300)]
+            assert len(index) == 1 + 300 * seed
+            assert index.query(theirs[-1] ^ 1) == [Match(f"{seed}-299", theirs[-1], 1)]
+        assert index.check_and_add("dup", theirs[0]) == Match("2-0", theirs[0], 0)
+        index.add("mine-2", 67890)  # ids continue after the other process's rows
+        assert index.query(67890)[0].key == "mine-2"
+
+
+def test_sql_key_expressions_equal_the_layout_keys():
+    index = SqliteIndex(":memory:", bits=128, tables="manku")
+    conn, layout = index._conn, index.layout
+    rng = random.Random(9)
+    for _ in range(50):
+        fp = rng.getrandbits(128)
+        lo, hi = to_signed(fp & (2**64 - 1)), to_signed(fp >> 64)
+        for table in range(layout.table_count):
+            expression = key_expression(layout, table)
+            (value,) = conn.execute(f"SELECT {expression} FROM (SELECT ? AS fp, ? AS fp_hi)",
+                                    (lo, hi)).fetchone()
+            assert to_unsigned(value) == layout.keys(fp)[table]
+    index.close()
+
+
+CHILD = textwrap.dedent(
+    """
+    import random, sys
+    from scrapy_simhash.index import open_index
+    index = open_index(sys.argv[1], commit_every=10**9, commit_interval=3600)
+    rng = random.Random(1)
+    i = 0
+    while True:
+        index.add(f"page-{i}", rng.getrandbits(64))
+        i += 1
+        if i % 40 == 0:
+            index.flush()
+            print(i, flush=True)
+    """
+)
+
+
+def test_a_crash_mid_write_loses_nothing_committed(tmp_path):
+    path = tmp_path / "crash.db"
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, f"sqlite:///{path}"],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    committed = 0
+    try:
+        while committed < 2000:
+            line = child.stdout.readline()
+            assert line, "the writer died before it was killed"
+            committed = int(line)
+    finally:
+        child.send_signal(signal.SIGKILL)  # mid-write: uncommitted rows are in flight
+        child.wait(timeout=30)
+        child.stdout.close()
+    rng = random.Random(1)
+    expected = [rng.getrandbits(64) for _ in range(committed)]
+    with open_index(f"sqlite:///{path}") as index:
+        assert len(index) >= committed
+        assert index._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = index._conn.execute(
+            "SELECT key, fp FROM simhash_pages ORDER BY id LIMIT ?", (committed,)
+        ).fetchall()
+        assert rows == [(f"page-{i}", to_signed(fp)) for i, fp in enumerate(expected)]
+        assert index.query(expected[-1])[0].key == f"page-{committed - 1}"
+
+
+def test_a_namespace_opened_during_anothers_transaction(db_uri):
+    pages = open_index(db_uri, commit_every=10**6, commit_interval=3600)
+    pages.add("page", 1)  # its transaction stays open
+    items = open_index(db_uri, namespace="items")
+    items.add("item", 2)
+    assert (len(pages), len(items)) == (1, 1)
+    items.close()
+    pages.close()
+    with open_index(db_uri) as again, open_index(db_uri, namespace="items") as items_again:
+        assert (len(again), len(items_again)) == (1, 1)
