@@ -1,0 +1,333 @@
+"""The built-in main-content choice: score text blocks, pick the best subtree, emit its text.
+
+After :func:`~.segment.segment` has cut the page into blocks (one walk over the tree), each
+block gets a score from its length (words for Latin scripts, characters for CJK), sentence
+punctuation, link density and the class/id hint in force: article paragraphs score high; menus,
+link lists, labels, legal lines and hinted chrome score below zero. The main content is the run
+of consecutive children (text blocks and whole subtrees) of one node with the largest total,
+found for all nodes in one pass with prefix sums (no second walk over the tree). Inside it,
+link lists, hinted chrome and a heading that repeats the headline are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE
+from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
+
+DEFAULT_MAX_CHARS = 200_000
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_WORD_RE = re.compile(rf"[^\W{_CJK}]+")
+# Sentence punctuation; colons left out, they mostly end labels ("Source:", "来源："). In
+# non-ASCII text an ASCII mark counts only before a space or a quote ("2022.01.20" is a date);
+# in ASCII text the plain class is 4x faster and scores as well.
+_PUNCT_RE = re.compile(r"[.,;!?]")
+_PUNCT_WIDE_RE = re.compile(r"[.,;!?](?=[\s\"'”’)\]]|$)|[。，；！？、]")
+# Legal and licence lines that close pages everywhere: chrome whatever their length.
+_LEGAL_RE = re.compile(
+    r"©\s*(?:\d{4}|copyright)|copyright|all rights reserved|"
+    r"版权所有|ICP备|ICP证|许可证编号|违法和不良信息|举报电话|不得转载|禁止转载|未经.{0,8}(?:许可|授权)",
+    re.IGNORECASE,
+)
+_LEGAL_MARKERS = (
+    "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经", "举报"
+)
+LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
+_TITLE_SPLIT_RE = re.compile(r"\s+[-|–—:·»]\s+|\s*[|｜_]\s*|\s+-{2,}\s+")
+
+CJK_CHAR_WEIGHT = 0.6  # one Chinese character carries about 0.6 of a word
+CJK_HALF_WEIGHT = CJK_CHAR_WEIGHT / 2  # per extra UTF-8 byte (a CJK character adds two)
+LINK_DENSITY_LIMIT = 0.5  # above it, short or unpunctuated text is a link list
+LINKED_PROSE_UNITS = 20
+HEADING_MAX_UNITS = 30  # a longer "heading" is a paragraph in heading markup
+LINK_PENALTY = 0.5
+UNPUNCTUATED_MAX_UNITS = 20
+TINY_UNITS = 4
+POSITIVE_NODE_BONUS = 1.15
+CHROME_MAX_SHARE = 0.5
+
+
+@dataclass
+class Article:
+    """The main content of a page: its headline and body paragraphs."""
+
+    title: str = ""
+    paragraphs: list[str] = field(default_factory=list)
+
+    def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
+        parts = self.paragraphs
+        if include_title and self.title:
+            parts = [self.title, *parts]
+        return "\n".join(parts)[:max_chars]
+
+
+def text_units(text: str) -> float:
+    """Length in word-equivalents: space-separated words plus weighted CJK characters.
+
+    CJK characters are counted from the UTF-8 length (each adds two bytes; an accented Latin
+    letter adds one, a small overcount): one C-speed encode instead of a regex scan.
+    """
+    words = len(text.split())
+    if text.isascii():
+        return float(words)
+    return words + CJK_HALF_WEIGHT * (len(text.encode("utf-8", "replace")) - len(text))
+
+
+def _punctuation(text: str) -> int:
+    """Sentence punctuation marks, ASCII and CJK (see _PUNCT_WIDE_RE)."""
+    return len((_PUNCT_RE if text.isascii() else _PUNCT_WIDE_RE).findall(text))
+
+
+def _is_legal(text: str) -> bool:
+    for marker in _LEGAL_MARKERS:
+        if marker in text:
+            return _LEGAL_RE.search(text) is not None
+    return False
+
+
+def base_scores(page: Segmented) -> list[float]:
+    """Every block's score before hints: positive for article-like text, negative for link
+    lists, short labels and legal lines; headings score 0 unless linked (teaser titles)."""
+    heading_owner = [tag in HEADING_TAGS for tag in page.node_tag]
+    punctuation_of = _punctuation
+    legal = _is_legal
+    scores = []
+    append = scores.append
+    for text, link_chars, owner in zip(
+        page.block_text, page.block_link_chars, page.block_owner, strict=True
+    ):
+        units = len(text.split())  # text_units(), inlined: this loop sees every block
+        if not text.isascii():
+            units += CJK_HALF_WEIGHT * (len(text.encode("utf-8", "replace")) - len(text))
+        if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
+            append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
+            continue
+        if units < TINY_UNITS:  # most blocks: a label, a menu item, a date; no regex needed
+            append(-1.0 if units else 0.0)
+            continue
+        link_density = 0.0
+        if link_chars:
+            chars = len(text) - text.count(" ")
+            link_density = min(1.0, link_chars / chars) if chars > 0 else 0.0
+            if link_density >= LINK_DENSITY_LIMIT and (
+                units < LINKED_PROSE_UNITS or _punctuation(text) < 2
+            ):  # a menu, a link list, a teaser title
+                append(-units * link_density)
+                continue
+        if units < LEGAL_MAX_UNITS and legal(text):
+            append(-units - 5.0)
+            continue
+        punctuation = punctuation_of(text)
+        if punctuation == 0:  # labels, titles, bylines, teasers: paragraphs have sentences
+            append(-1.0 if units < UNPUNCTUATED_MAX_UNITS else units * 0.3)
+            continue
+        punctuated = min(1.0, punctuation * 15.0 / max(15.0, units))
+        # Prose pays for its links: a digest of linked sentences stays above zero, barely.
+        text_part = (1.0 - link_density) * (0.5 + 0.5 * punctuated)
+        append(units * (text_part - LINK_PENALTY * link_density))
+    return scores
+
+
+def node_hints(page: Segmented, scores: list[float]) -> list[int]:
+    """Each node's hint in force: the nearest hinted ancestor's, chrome staying chrome inside.
+
+    A node hinted as chrome (comments, related, cookie notice ...) makes its whole subtree
+    chrome, whatever inner classes say. A weaker chrome hint (ad, sidebar, share ...) that holds
+    more than CHROME_MAX_SHARE of the page's positive text is a wrapper with an unlucky class
+    name ("page-ad-margins", "has-sidebar") and is ignored.
+    """
+    positive_prefix = [0.0]
+    total = 0.0
+    for score in scores:
+        if score > 0:
+            total += score
+        positive_prefix.append(total)
+    limit = CHROME_MAX_SHARE * total
+
+    def mass(start: int, end: int) -> float:
+        return positive_prefix[end] - positive_prefix[start]
+
+    starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    hints = []
+    for index, own in enumerate(page.node_own_hint):
+        parent = parents[index]
+        inherited = hints[parent] if parent >= 0 else NEUTRAL
+        if inherited == NEGATIVE or own == NEUTRAL:
+            hints.append(inherited)
+        elif own == POSITIVE:
+            hints.append(POSITIVE)
+        elif own == CHROME or mass(starts[index], ends[index]) <= limit:
+            hints.append(NEGATIVE)
+        else:
+            hints.append(inherited)
+    return hints
+
+
+def hinted_scores(page: Segmented, scores: list[float], hints: list[int]) -> list[float]:
+    """Base scores weighted by the owner's hint: chrome below zero, article text raised."""
+    hinted = []
+    for score, owner in zip(scores, page.block_owner, strict=True):
+        hint = hints[owner] if owner >= 0 else NEUTRAL
+        if hint == NEGATIVE:
+            score = -abs(score) * 0.7 - 1.0
+        elif hint == POSITIVE and score > 0:
+            score *= 1.5
+        hinted.append(score)
+    return hinted
+
+
+def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]:
+    """(node, first block, end block) of the best run of consecutive children of any node.
+
+    A node's children, in document order, are its own text blocks and its child nodes (each
+    taken whole, with its subtree's total). The run with the largest total over all nodes is the
+    main content: article paragraphs are consecutive siblings, while the chrome between them and
+    the rest of the page (menus, link lists, teaser grids) sums below zero or sits elsewhere.
+    One merged pass over nodes and blocks runs Kadane's algorithm for every node at once.
+    """
+    prefix = [0.0]
+    total = 0.0
+    for score in scores:
+        total += score
+        prefix.append(total)
+    starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    owners = page.block_owner
+    count = len(starts)
+    run_start = [0] * count
+    run_total = [0.0] * count
+    best_total = [0.0] * count
+    best_start = [0] * count
+    best_end = [0] * count
+
+    def feed(node: int, start: int, end: int, value: float) -> None:
+        if run_total[node] <= 0:
+            run_start[node] = start
+            run_total[node] = value
+        else:
+            run_total[node] += value
+        if run_total[node] > best_total[node]:
+            best_total[node] = run_total[node]
+            best_start[node] = run_start[node]
+            best_end[node] = end
+
+    node = 0
+    for block in range(len(scores)):
+        while node < count and starts[node] == block:
+            end, parent = ends[node], parents[node]
+            if end > block and parent >= 0:
+                feed(parent, block, end, prefix[end] - prefix[block])
+            node += 1
+        owner = owners[block]
+        if owner >= 0:
+            feed(owner, block, block + 1, scores[block])
+
+    best, best_key = -1, (0.0, 0)
+    for index, (value, own_hint, depth) in enumerate(
+        zip(best_total, page.node_own_hint, page.node_depth, strict=True)
+    ):
+        if value > 0:
+            key = (value * POSITIVE_NODE_BONUS if own_hint == POSITIVE else value, depth)
+            if key > best_key:
+                best, best_key = index, key
+    if best < 0:
+        return -1, 0, 0
+    start, end = best_start[best], best_end[best]
+    while start < end and scores[start] <= 0:  # a run may end inside a child: trim its edges
+        start += 1
+    while end > start and scores[end - 1] <= 0:
+        end -= 1
+    return best, start, end
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _clean_title(title: str) -> str:
+    parts = [part.strip() for part in _TITLE_SPLIT_RE.split(title) if part.strip()]
+    return max(parts, key=len) if parts else ""
+
+
+def _token_set(text: str) -> set[str]:
+    return set(_WORD_RE.findall(text.lower())) | set(_CJK_RE.findall(text))
+
+
+def _similar(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a in b or b in a:
+        return True
+    tokens_a, tokens_b = _token_set(a), _token_set(b)
+    if not tokens_a or not tokens_b:
+        return False
+    return len(tokens_a & tokens_b) / min(len(tokens_a), len(tokens_b)) >= 0.7
+
+
+def headline(page: Segmented) -> str:
+    """The page's headline: the h1/h2 that matches the <title> or og:title, else that title."""
+    declared = page.meta_title or page.title
+    cleaned = _clean_title(declared)
+    node_tag, node_start, node_end = page.node_tag, page.node_start, page.node_end
+    for index, tag in enumerate(node_tag):
+        if tag == "h1" or tag == "h2":
+            heading = _normalize(" ".join(page.block_text[node_start[index] : node_end[index]]))
+            if heading and (
+                not cleaned or _similar(heading, cleaned) or _similar(heading, declared)
+            ):
+                return heading
+    return cleaned
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in (_normalize(part) for part in text.split(LINE_BREAK)) if line]
+
+
+def article_from_segments(page: Segmented) -> Article:
+    """Headline and main-content paragraphs of an already segmented page."""
+    scores = base_scores(page)
+    hints = node_hints(page, scores)
+    scores = hinted_scores(page, scores, hints)
+    best, start, end = best_child_run(page, scores)
+    title = headline(page)
+    if best < 0:  # nothing scores: a tiny page; keep its plain, unlinked text
+        start, end = 0, len(page.block_text)
+    filter_chrome = best < 0 or hints[best] != NEGATIVE
+    node_tag = page.node_tag
+    texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
+    paragraphs: list[str] = []
+    for index in range(start, end):
+        owner = owners[index]
+        if filter_chrome and owner >= 0 and hints[owner] == NEGATIVE:
+            continue
+        is_heading = owner >= 0 and node_tag[owner] in HEADING_TAGS
+        if link_chars[index] and scores[index] < 0 and not is_heading:
+            continue
+        lines = _lines(texts[index])
+        if is_heading and len(lines) == 1 and lines[0] == title:
+            continue
+        paragraphs.extend(lines)
+    return Article(title, paragraphs)
+
+
+def article_from_tree(root) -> Article:
+    """Headline and main-content paragraphs of a parsed page (the tree is not changed)."""
+    return article_from_segments(segment(root))
+
+
+def visible_text_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    """All visible text of a parsed page (no scoring), one block per line; never raises."""
+    if root is None:
+        return ""
+    try:
+        blocks = segment(root).block_text
+    except Exception:  # defensive, as extract_main_text_from_tree
+        return ""
+    lines: list[str] = []
+    for text in blocks:
+        lines.extend(_lines(text))
+    return "\n".join(lines)[:max_chars]

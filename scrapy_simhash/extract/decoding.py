@@ -1,0 +1,229 @@
+"""Bytes -> str for HTML pages: BOM, HTTP header, <meta> charset, UTF-8, then a CJK/Latin guess.
+
+Rules (in order), following browsers where they are sound and the real web where they are not:
+
+1. A byte-order mark wins.
+2. The declared encoding (HTTP header, else ``<meta charset>`` / ``http-equiv`` / ``<?xml
+   encoding?>`` in the first few KB) is used, unless the body is valid UTF-8 with non-ASCII
+   text while the label names a legacy encoding: valid multi-byte UTF-8 is almost never an
+   accident, and "lying" legacy labels are common.
+3. No usable label: UTF-8 if valid, else the best of GB18030 / Big5 / cp1252 by a cheap
+   common-character score.
+
+GB2312 and GBK labels decode as GB18030 (their superset), Big5 as Big5-HKSCS, Latin-1 and ASCII
+as cp1252 (the WHATWG mapping). :func:`decode_html` never raises.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+__all__ = ["decode_html", "is_utf8_page", "normalize_encoding", "sniff_declared_encoding"]
+
+SNIFF_BYTES = 16 * 1024
+GUESS_BYTES = 32 * 1024
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# Labels mapped to the codec browsers actually use for them (WHATWG Encoding Standard).
+_ALIASES = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "cp936": "gb18030",
+    "ms936": "gb18030",
+    "windows-936": "gb18030",
+    "gb_2312-80": "gb18030",
+    "gb_2312": "gb18030",
+    "csgb2312": "gb18030",
+    "chinese": "gb18030",
+    "euc-cn": "gb18030",
+    "iso-ir-58": "gb18030",
+    "hz-gb-2312": "gb18030",
+    "big5": "big5hkscs",
+    "big5-hkscs": "big5hkscs",
+    "x-x-big5": "big5hkscs",
+    "cn-big5": "big5hkscs",
+    "csbig5": "big5hkscs",
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "windows-1252": "cp1252",
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "euc-kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "iso-8859-9": "cp1254",
+    "tis-620": "cp874",
+    # A <meta> cannot really declare UTF-16 (the bytes would not be readable as ASCII).
+    "utf-16": "utf-8",
+    "utf-16le": "utf-8",
+    "utf-16be": "utf-8",
+    "unicode": "utf-8",
+    "utf8": "utf-8",
+    "unicode-1-1-utf-8": "utf-8",
+}
+
+_UNICODE_CODECS = {"utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"}
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([a-zA-Z0-9_:.+\-]{2,40})""", re.IGNORECASE
+)
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""")
+
+# Very frequent Chinese characters, simplified and traditional forms, for telling GB18030 from
+# Big5 (each decodes the other's bytes into rare characters, rarely into these).
+_COMMON_HAN = frozenset(
+    "的一是不了在人有我他这個个们們中来來上大为為和国國地到以说說时時要就出会會可也你对對生能"
+    "而子那得于於着著下自之年过過发發后後作里裏用道行所然家种種事成方多经經么麼去法学學如都同现"
+    "現当當没沒动動面起看定天分还還进進好小部其些主样樣理心她本前开開但因只从從想实實日军軍者意"
+    "无無力它与與长長把机機十民第公此已工使情明性知全三又关關点點正业業外将將两兩高间間由问問很"
+    "最重并並物手应應战戰向头頭文体體政美相见見被利什二等产產或新己制身果加西斯月话話合回特代内"
+    "內信表化老给給世位次度门門任常先海通教儿兒原东東声聲提立及比员員解水名真论論处處走义義各入"
+    "几幾口认認条條平系气氣题題活尔爾更别別打女变變四神总總何电電数數安少报報才结結反受目太量再"
+    "感建务務做接必场場件计計管期市直德资資命山金指克许許统統区區保至队隊形社便空决決治展马馬科"
+    "司五基眼书書非则則听聽白却界达達光放强強即像难難且权權思王象完设設式色路记記南品住告类類求"
+    "据據程北边邊死张張该該交规規万萬取拉格望觉覺术術领領共确確传傳师師观觀清今切院让讓识識候带"
+    "帶导導争爭运運笑飞飛风風步改收根干干究单單该網网。，、！？；：“”《》（）"
+)
+
+
+def normalize_encoding(label: str | None) -> str | None:
+    """The Python codec for an HTML/HTTP charset label, or None when it is unknown."""
+    if not label:
+        return None
+    key = label.strip().strip("\"'").lower()
+    if not key:
+        return None
+    mapped = _ALIASES.get(key)
+    if mapped is None:
+        mapped = _ALIASES.get(key.replace("_", "-"), key)
+    try:
+        name = codecs.lookup(mapped).name
+    except (LookupError, ValueError):
+        return None
+    return _ALIASES.get(name, name)
+
+
+def sniff_declared_encoding(body: bytes) -> str | None:
+    """The codec named by an XML declaration or ``<meta>`` in the first few KB, if any."""
+    head = body[:SNIFF_BYTES]
+    for pattern in (_XML_ENCODING, _META_CHARSET):
+        match = pattern.search(head)
+        if match:
+            found = normalize_encoding(match.group(1).decode("ascii", "ignore"))
+            if found:
+                return found
+    return None
+
+
+def _bom_encoding(body: bytes) -> tuple[str, int] | None:
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return name, len(bom)
+    return None
+
+
+def _is_utf8(body: bytes) -> bool:
+    """Valid UTF-8, tolerating a multi-byte character cut at the very end (truncated bodies)."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(body, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _has_non_ascii(body: bytes) -> bool:
+    return not body.isascii()
+
+
+def _guess_legacy(body: bytes) -> str:
+    """GB18030, Big5-HKSCS or cp1252 for a body that is not UTF-8, by a common-character score."""
+    sample = body[:GUESS_BYTES]
+    best, best_score = "cp1252", 0.0
+    for codec in ("gb18030", "big5hkscs"):
+        text = sample.decode(codec, "replace")
+        common = sum(map(_COMMON_HAN.__contains__, text))
+        errors = text.count("\ufffd")
+        score = common - 4 * errors
+        if score > best_score:
+            best, best_score = codec, score
+    return best
+
+
+def decode_html(body: bytes, encoding: str | None = None) -> str:
+    """Decode an HTML body to text (see the module docstring for the rules). Never raises."""
+    try:
+        return _decode(body, encoding)
+    except Exception:  # a codec bug or an odd object: last resort, never raise
+        try:
+            return bytes(body).decode("utf-8", "replace")
+        except Exception:
+            return ""
+
+
+def _decode(body: bytes, encoding: str | None) -> str:
+    if isinstance(body, str):
+        return body
+    body = bytes(body)
+    if not body:
+        return ""
+    bom = _bom_encoding(body)
+    if bom is not None:
+        name, size = bom
+        return body[size:].decode(name, "replace")
+    declared = normalize_encoding(encoding) or sniff_declared_encoding(body)
+    if declared is not None and declared not in _UNICODE_CODECS:
+        if _has_non_ascii(body) and _is_utf8(body):
+            return body.decode("utf-8", "replace")
+        return body.decode(declared, "replace")
+    if declared is not None and declared != "utf-8":
+        return body.decode(declared, "replace")
+    if _is_utf8(body):
+        return body.decode("utf-8", "replace")
+    if declared == "utf-8" and _mostly_utf8(body):
+        return body.decode("utf-8", "replace")
+    return body.decode(_guess_legacy(body), "replace")
+
+
+def is_utf8_page(body: bytes, encoding: str | None = None) -> bool:
+    """True when :func:`decode_html` would decode ``body`` as UTF-8 without any replacement.
+
+    Lets the parser take the bytes as they are (no decode and re-encode) on most pages.
+    """
+    try:
+        if body.startswith(codecs.BOM_UTF8):
+            return False  # decode_html strips the BOM; let it
+        if _bom_encoding(body) is not None:
+            return False
+        declared = normalize_encoding(encoding) or sniff_declared_encoding(body)
+        if declared is not None and declared != "utf-8" and (
+            declared in _UNICODE_CODECS or body.isascii()
+        ):
+            return body.isascii() and declared not in _UNICODE_CODECS
+        body.decode("utf-8")
+        return True
+    except (UnicodeDecodeError, TypeError, ValueError):
+        return False
+
+
+def _mostly_utf8(body: bytes) -> bool:
+    """A UTF-8 page with a few broken bytes (e.g. a cut-and-pasted fragment) stays UTF-8."""
+    text = body[:GUESS_BYTES].decode("utf-8", "replace")
+    errors = text.count("\ufffd")
+    multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - errors
+    return errors * 20 < max(multibyte, 1)

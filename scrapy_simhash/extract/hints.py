@@ -1,0 +1,65 @@
+"""Class/id/tag hints: weights that say "this looks like the article" or "this looks like chrome".
+
+They are weights, not rules: a block's score is raised or turned negative by the hint in force
+on its node (see ``builtin.node_hints``: a chrome-named wrapper that holds most of the page's
+text loses its hint), and the main-content choice favours, but is not bound to, nodes whose own
+hint is positive. Results are memoised per class/id string (a pure function, so deterministic).
+"""
+
+from __future__ import annotations
+
+import re
+
+POSITIVE = 1
+NEUTRAL = 0
+NEGATIVE = -1  # in force on a block: chrome
+WEAK_CHROME = -1  # on a node: chrome unless it holds most of the page's text
+CHROME = -2  # on a node: chrome whatever its size
+
+# Never read hints from these: their classes describe the whole page ("single-post has-sidebar").
+UNHINTED_TAGS = frozenset({"html", "body"})
+
+_POSITIVE_RE = re.compile(
+    r"article|content|entry|post|main|body|story|text|detail|blog|prose|news|"
+    r"zhengwen|正文|\bcnt\b|\bcont\b|\btxt\b|\bcontext\b"
+)
+# Chrome whatever its size: a huge comment thread is still comments.
+_CHROME_RE = re.compile(
+    r"comment|\breply|replies|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
+    r"subscribe|newsletter|popup|modal|cookie|copyright|outbrain|taboola|"
+    r"caption|credit|byline|dateline|timestamp|"
+    r"tuijian|xiangguan|pinglun"
+)
+# Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
+_WEAK_CHROME_RE = re.compile(
+    r"sidebar|\bshare|sharing|social|\bnav\b|navbar|navigation|\bmenu|sponsor|promo\b|"
+    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang"
+)
+
+TAG_HINTS = {"article": POSITIVE, "main": POSITIVE}
+
+HINT_CACHE: dict[str, int] = {}
+_CACHE_LIMIT = 50_000
+
+
+def attribute_hint(class_and_id: str) -> int:
+    """CHROME, WEAK_CHROME, POSITIVE or NEUTRAL for a class/id string.
+
+    Strong chrome words beat article words, weakly ("comment-content", "entry-footer" are
+    chrome unless they hold most of the page); with weak chrome words such a string is NEUTRAL
+    ("content-sidebar", "main-nav-wrapper").
+    """
+    found = HINT_CACHE.get(class_and_id)
+    if found is not None:
+        return found
+    text = class_and_id.lower().replace("_", " ").replace("-", " ")
+    positive = _POSITIVE_RE.search(text) is not None
+    if _CHROME_RE.search(text) is not None:
+        hint = WEAK_CHROME if positive else CHROME
+    elif _WEAK_CHROME_RE.search(text) is not None:
+        hint = NEUTRAL if positive else WEAK_CHROME
+    else:
+        hint = POSITIVE if positive else NEUTRAL
+    if len(HINT_CACHE) < _CACHE_LIMIT:
+        HINT_CACHE[class_and_id] = hint
+    return hint

@@ -1,0 +1,270 @@
+"""Main-text extraction: article in, chrome out, on pages written for these tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree, html
+
+from scrapy_simhash.extract import (
+    DEFAULT_MAX_CHARS,
+    article_from_tree,
+    extract_main_text,
+    extract_main_text_from_tree,
+    parse_html,
+    visible_text_from_tree,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extract"
+
+
+@pytest.fixture(scope="module")
+def english_page() -> bytes:
+    return (FIXTURES / "english_news.html").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def chinese_page_gbk() -> bytes:
+    """The Chinese fixture as a real GB2312-era site serves it: GBK bytes, meta charset gb2312."""
+    return (FIXTURES / "chinese_news.html").read_text(encoding="utf-8").encode("gbk")
+
+
+ENGLISH_ARTICLE = [
+    "The turbines beneath the old ferry pier began turning on Monday morning",
+    "The project took eleven years from the first survey to the first kilowatt.",
+    "who first proposed the scheme at a council meeting in 2013.",
+    "A quieter kind of engine",
+    "the station is almost silent.",
+    "which makes the output easy to plan around.",
+]
+ENGLISH_CHROME = [
+    "Home",
+    "Search the archive",
+    "Share on Facebook",
+    "Advertisement",
+    "Related stories",
+    "Council approves new ferry timetable",
+    "Brilliant news for the town",
+    "My grandfather worked on that pier",
+    "Most read",
+    "Sign up for our morning briefing",
+    "Copyright",
+    "We use cookies",
+    "Hidden teaser text",
+    "Please enable JavaScript",
+    "tracking pixel text",
+    "Tags:",
+]
+CHINESE_ARTICLE = [
+    "老渡口码头下方的水轮机开始转动",
+    "这个项目从第一次勘测到发出第一度电，整整用了十一年。",
+    "潮水是这个小镇永远不会用完的东西",
+    "潮汐电站几乎没有声音",
+    "便于安排用电计划。",
+]
+CHINESE_CHROME = [
+    "首页",
+    "当前位置",
+    "分享到",
+    "相关新闻",
+    "镇政府批准夏季渡轮新时刻表",
+    "网友评论",
+    "谁来维护这些水轮机",
+    "排行榜",
+    "版权所有",
+    "关于我们",
+    "统计代码",
+]
+
+
+def _lines(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_english_article_in_chrome_out(english_page):
+    text = _lines(extract_main_text(english_page))
+    for sentence in ENGLISH_ARTICLE:
+        assert sentence in text
+    for chrome in ENGLISH_CHROME:
+        assert chrome not in text
+
+
+def test_chinese_gbk_article_in_chrome_out(chinese_page_gbk):
+    text = extract_main_text(chinese_page_gbk)
+    for sentence in CHINESE_ARTICLE:
+        assert sentence in text
+    for chrome in CHINESE_CHROME:
+        assert chrome not in text
+
+
+def test_headline_comes_first_and_only_once(english_page, chinese_page_gbk):
+    english = extract_main_text(english_page).split("\n")
+    assert english[0] == "Harbour Town opens its first tidal power station"
+    assert english.count(english[0]) == 1
+    chinese = extract_main_text(chinese_page_gbk).split("\n")
+    assert chinese[0] == "河口小镇建成首座潮汐电站"
+
+
+def test_include_title_false_gives_the_body_only(english_page):
+    body = extract_main_text(english_page, include_title=False)
+    assert body.startswith("The turbines beneath the old ferry pier")
+    assert "Harbour Town opens" not in body
+
+
+def test_paragraphs_are_lines_and_br_breaks_lines():
+    page = (
+        "<html><body><div class='post'><p>First paragraph, long enough to count as prose for "
+        "the scorer here.</p><p>Second paragraph with a break<br>inside it, also long enough "
+        "to be read as an article sentence.</p></div></body></html>"
+    )
+    lines = extract_main_text(page, include_title=False).split("\n")
+    assert lines == [
+        "First paragraph, long enough to count as prose for the scorer here.",
+        "Second paragraph with a break",
+        "inside it, also long enough to be read as an article sentence.",
+    ]
+
+
+def test_source_newlines_are_spaces_not_paragraphs():
+    page = "<p>One sentence that the page source\nwraps over two lines, as sources do.</p>"
+    expected = "One sentence that the page source wraps over two lines, as sources do."
+    assert extract_main_text(page) == expected
+
+
+def test_article_from_tree_splits_headline_and_paragraphs(english_page):
+    article = article_from_tree(parse_html(english_page))
+    assert article.title == "Harbour Town opens its first tidal power station"
+    assert article.paragraphs[0].startswith("The turbines beneath")
+    assert article.text(include_title=False) == "\n".join(article.paragraphs)
+
+
+def test_from_tree_matches_from_bytes(english_page):
+    root = html.fromstring(english_page)
+    assert extract_main_text_from_tree(root) == extract_main_text(english_page)
+
+
+def test_from_tree_does_not_mutate_the_tree(english_page, chinese_page_gbk):
+    for page in (english_page, chinese_page_gbk):
+        root = html.document_fromstring(page)  # an lxml.html tree, as parsel builds it
+        before = etree.tostring(root, encoding="unicode")
+        extract_main_text_from_tree(root)
+        visible_text_from_tree(root)
+        assert etree.tostring(root, encoding="unicode") == before
+
+
+def test_from_tree_on_a_scrapy_response_selector(english_page):
+    from scrapy.http import HtmlResponse
+
+    response = HtmlResponse("https://example.test/story", body=english_page)
+    root = response.selector.root
+    before = etree.tostring(root)
+    assert extract_main_text_from_tree(root) == extract_main_text(english_page)
+    assert etree.tostring(root) == before
+    assert response.css("h1::text").get() == "Harbour Town opens its first tidal power station"
+
+
+def test_comments_in_the_tree_keep_their_tails():
+    root = html.fromstring(
+        "<div><p>Text before a comment, <!-- a remark --> and text after it, in one sentence."
+        "</p></div>"
+    )
+    assert "and text after it" in extract_main_text_from_tree(root)
+
+
+def test_javascript_links_are_text_not_links():
+    page = "<body><a href='javascript:void(0)'><p>abc, one.</p><p>def, two.</p></a></body>"
+    assert extract_main_text(page) == "abc, one.\ndef, two."
+
+
+def test_visible_text_keeps_chrome_but_not_scripts(english_page):
+    text = visible_text_from_tree(parse_html(english_page))
+    assert "Related stories" in text
+    assert "Sign up for our morning briefing" in text
+    assert "tracking pixel text" not in text
+    assert "Hidden teaser text" not in text
+
+
+def test_extraction_is_deterministic(english_page, chinese_page_gbk):
+    for page in (english_page, chinese_page_gbk):
+        assert len({extract_main_text(page) for _ in range(3)}) == 1
+
+
+# Inputs that must return a string quickly and never raise.
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"",
+        "",
+        "   \n\t ",
+        b"\x00\x00\x00",
+        "<<<>>><<!--<div<p>>></p",
+        "</html></body><p>",
+        b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20,
+        b"\xff\xfe\x00\x00<\x00",
+        "<p>text with a NUL\x00 inside, and more.</p>",
+        "<?xml version='1.0' encoding='utf-8'?><html><body><p>XML prolog, text.</p></body></html>",
+        "plain text, no markup at all.",
+    ],
+)
+def test_odd_inputs_return_a_string(page):
+    assert isinstance(extract_main_text(page), str)
+
+
+def test_random_binary_gives_nothing():
+    import random
+
+    noise = random.Random(5).randbytes(200_000)
+    assert extract_main_text(noise) == ""
+
+
+@pytest.mark.parametrize("not_html", [None, 42, 3.5, ["<p>x</p>"], object()])
+def test_non_html_arguments_give_empty_string(not_html):
+    assert extract_main_text(not_html) == ""
+    assert extract_main_text_from_tree(not_html) == ""
+    assert visible_text_from_tree(not_html) == ""
+
+
+@pytest.mark.parametrize("tag", ["div", "span", "b"])
+def test_hundred_thousand_levels_of_nesting(tag):
+    depth = 100_000
+    page = f"<html><body>{f'<{tag}>' * depth}<p>Deep text, at the bottom.</p>{f'</{tag}>' * depth}"
+    text = extract_main_text(page)
+    assert isinstance(text, str)
+    assert "Deep text" in text
+
+
+def test_deepest_tree_a_huge_tree_parser_builds():
+    """parsel parses with huge_tree=True: libxml2 then nests up to 2048 levels (building deeper
+    trees by hand costs lxml quadratic time, so no crawl ever hands us one)."""
+    depth = 100_000
+    page = f"<html><body>{'<div>' * depth}<p>Deep text.</p>{'</div>' * depth}</body></html>"
+    root = etree.fromstring(page.encode(), html.HTMLParser(huge_tree=True))
+    assert isinstance(extract_main_text_from_tree(root), str)
+    shallow = f"<html><body>{'<div>' * 2000}<p>Deep text, at 2000.</p>{'</div>' * 2000}"
+    root = etree.fromstring(shallow.encode(), html.HTMLParser(huge_tree=True))
+    assert extract_main_text_from_tree(root) == "Deep text, at 2000."
+
+
+def test_tens_of_megabytes_are_cut_and_bounded():
+    paragraph = "<p>" + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20 + "</p>\n"
+    page = ("<html><body><div class='content'>" + paragraph * 25_000 + "</div></body></html>")
+    body = page.encode("utf-8")
+    assert len(body) > 25_000_000
+    text = extract_main_text(body)
+    assert 0 < len(text) <= DEFAULT_MAX_CHARS
+    assert len(extract_main_text(body, max_bytes=100_000, max_chars=500)) <= 500
+
+
+def test_a_huge_text_node_and_a_huge_attribute():
+    assert len(extract_main_text(b"<p>" + b"word " * 4_000_000 + b"</p>")) == DEFAULT_MAX_CHARS
+    page = '<div class="' + "x" * 2_000_000 + '"><p>Short text, but a sentence.</p></div>'
+    assert isinstance(extract_main_text(page), str)
+
+
+def test_truncation_inside_a_multibyte_character():
+    body = ("<p>" + "潮汐电站几乎没有声音，" * 1000 + "</p>").encode("utf-8")
+    text = extract_main_text(body, max_bytes=1001)
+    assert text.startswith("潮汐电站")
+    assert "\ufffd" not in text[:-1]

@@ -1,0 +1,148 @@
+"""decode_html: BOM, HTTP header, <meta>, UTF-8, and the GB18030 / Big5 / cp1252 guess."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from scrapy_simhash.extract import decode_html, extract_main_text
+from scrapy_simhash.extract.decoding import is_utf8_page, normalize_encoding
+
+SIMPLIFIED = "潮汐电站几乎没有声音。渔民们说，在防波堤上晒太阳的海豹没有离开，海底调查也没有发现。"
+TRADITIONAL = "潮汐電站幾乎沒有聲音。漁民們說，在防波堤上曬太陽的海豹沒有離開，海底調查也沒有發現。"
+FRENCH = "Le café était déjà fermé, et l'été touchait à sa fin ; les élèves rentraient à pied."
+
+
+def page(body: str, charset: str | None = None, http_equiv: bool = False) -> str:
+    if charset is None:
+        head = ""
+    elif http_equiv:
+        head = f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">'
+    else:
+        head = f'<meta charset="{charset}">'
+    return f"<html><head>{head}<title>t</title></head><body><p>{body}</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("label", "codec", "text"),
+    [
+        ("gb2312", "gbk", SIMPLIFIED),
+        ("GBK", "gbk", SIMPLIFIED),
+        ("gb18030", "gb18030", SIMPLIFIED + "𠀀"),  # a character only GB18030 has
+        ("big5", "big5", TRADITIONAL),
+        ("shift_jis", "cp932", "潮の満ち引きで動く発電所が、月曜日に運転を始めました。"),
+        ("iso-8859-1", "cp1252", FRENCH + " “quoted”"),  # browsers read Latin-1 as cp1252
+    ],
+)
+@pytest.mark.parametrize("http_equiv", [False, True])
+def test_meta_charset(label, codec, text, http_equiv):
+    body = page(text, label, http_equiv).encode(codec)
+    assert text in decode_html(body)
+    assert text in extract_main_text(body)
+
+
+@pytest.mark.parametrize(("codec", "text"), [("gbk", SIMPLIFIED), ("big5", TRADITIONAL)])
+def test_http_header_encoding_overrides_a_wrong_meta(codec, text):
+    body = page(text, "iso-8859-1").encode(codec)
+    assert text in decode_html(body, codec)
+    assert text in extract_main_text(body, encoding=codec)
+
+
+def test_gb2312_header_decodes_as_gb18030_superset():
+    text = SIMPLIFIED + "镕𠀀"  # 镕 is GBK, not GB2312; 𠀀 is GB18030 only
+    assert text in decode_html(page(text).encode("gb18030"), "gb2312")
+
+
+@pytest.mark.parametrize(
+    ("bom_codec", "prefix"),
+    [
+        ("utf-8", codecs.BOM_UTF8),
+        ("utf-16-le", codecs.BOM_UTF16_LE),
+        ("utf-16-be", codecs.BOM_UTF16_BE),
+    ],
+)
+def test_bom_wins_over_header_and_meta(bom_codec, prefix):
+    body = prefix + page(SIMPLIFIED, "gbk").encode(bom_codec)
+    decoded = decode_html(body, "iso-8859-1")
+    assert SIMPLIFIED in decoded
+    assert not decoded.startswith("\ufeff")
+    assert SIMPLIFIED in extract_main_text(body, encoding="iso-8859-1")
+
+
+def test_meta_says_utf8_but_bytes_are_gbk():
+    body = page(SIMPLIFIED, "utf-8").encode("gbk")
+    assert SIMPLIFIED in decode_html(body)
+
+
+def test_meta_says_gbk_but_bytes_are_utf8():
+    body = page(SIMPLIFIED, "gbk").encode("utf-8")
+    assert SIMPLIFIED in decode_html(body)
+    assert SIMPLIFIED in extract_main_text(body)
+
+
+def test_header_says_latin1_but_bytes_are_utf8():
+    body = page(FRENCH).encode("utf-8")
+    assert FRENCH in decode_html(body, "iso-8859-1")
+
+
+@pytest.mark.parametrize(
+    ("codec", "text"),
+    [("gbk", SIMPLIFIED), ("gb18030", SIMPLIFIED), ("big5", TRADITIONAL), ("cp1252", FRENCH)],
+)
+def test_undeclared_legacy_encodings_are_guessed(codec, text):
+    body = page(text * 3).encode(codec)
+    assert text in decode_html(body)
+
+
+def test_unknown_labels_are_ignored():
+    body = page(SIMPLIFIED, "x-no-such-charset").encode("utf-8")
+    assert SIMPLIFIED in decode_html(body, "also-not-a-charset")
+
+
+def test_a_page_cut_inside_a_character_stays_utf8():
+    body = page(SIMPLIFIED * 10).encode("utf-8")[:-30]
+    body = body[: len(body) - 1]  # very likely inside a 3-byte character now
+    assert SIMPLIFIED in decode_html(body)
+
+
+@pytest.mark.parametrize(
+    "body", [b"", b"\xff", b"\x00" * 10, bytes(range(256)), b"<meta charset=>"]
+)
+def test_never_raises(body):
+    assert isinstance(decode_html(body), str)
+    assert isinstance(decode_html(body, "utf-16"), str)
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("GB2312", "gb18030"),
+        ("gbk", "gb18030"),
+        ("x-gbk", "gb18030"),
+        ("Big5", "big5hkscs"),
+        ("ISO-8859-1", "cp1252"),
+        ("us-ascii", "cp1252"),
+        ("UTF8", "utf-8"),
+        (' "utf-8" ', "utf-8"),
+        ("euc-kr", "cp949"),
+        ("nonsense", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_normalize_encoding(label, expected):
+    assert normalize_encoding(label) == expected
+
+
+def test_utf8_fast_path_agrees_with_decode_html():
+    samples = [
+        page(SIMPLIFIED, "utf-8").encode("utf-8"),
+        page(SIMPLIFIED, "gbk").encode("utf-8"),
+        page("ascii only", "gbk").encode("ascii"),
+        page(SIMPLIFIED, "gbk").encode("gbk"),
+        codecs.BOM_UTF8 + page(SIMPLIFIED).encode("utf-8"),
+    ]
+    for body in samples:
+        if is_utf8_page(body):
+            assert decode_html(body) == body.decode("utf-8")
