@@ -1,0 +1,395 @@
+"""Near-duplicate detectors behind one small interface, selected by name (``SIMHASH_ALGORITHM``).
+
+Every detector turns a page's main text into a *signature*, says whether two signatures are near
+duplicates (with a distance: 0 is identical), and opens an index with the crawl's one call,
+``check_and_add(key, signature) -> Match | None``.
+
+- ``simhash`` (default): weighted SimHash of the words (:class:`~scrapy_simhash.Fingerprinter`),
+  pigeonhole index within Hamming distance ``max_distance``.
+- ``minhash``: MinHash over word shingles; LSH banding (``bands`` x ``rows`` chosen from the
+  Jaccard ``threshold``) finds candidates, the estimated Jaccard confirms them.
+- ``ksentence``: hash of the K longest sentences; equal hashes are duplicates (fast, precise,
+  low recall: any edit inside those sentences breaks it).
+- ``exact``: hash of the normalised main-text tokens; catches only byte-identical content.
+
+MinHash, KSentence and exact signatures are stored by :mod:`scrapy_simhash.index.lsh`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from abc import ABC, abstractmethod
+from functools import cached_property, lru_cache
+from hashlib import blake2b
+from typing import Any, ClassVar
+
+import numpy as np
+
+from scrapy_simhash.fingerprint import Fingerprinter
+from scrapy_simhash.simhash import hamming_distance
+
+ALGORITHMS = ("simhash", "minhash", "ksentence", "exact")
+DEFAULT_ALGORITHM = "simhash"
+
+# MinHash permutations are derived from this fixed seed (see MinHashDetector): changing it changes
+# every stored signature, so it is part of the detector's parameters.
+MINHASH_SEED = 1
+_MERSENNE_61 = (1 << 61) - 1
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+
+
+def _digest64(data: bytes) -> int:
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
+
+
+class Detector(ABC):
+    """Text -> signature, signature comparison, and the index that stores signatures.
+
+    ``extractor`` and ``tokenizer``-related options are those of :class:`Fingerprinter`, which
+    every detector uses for main-text extraction and tokenisation.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, fingerprinter: Fingerprinter | None = None, **fingerprint_options: Any):
+        self.fingerprinter = fingerprinter or Fingerprinter(**fingerprint_options)
+
+    # -- signatures ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def signature(self, text: str) -> Any | None:
+        """The signature of a page's main text, or None when the text is too short."""
+
+    def signature_html(self, html: str | bytes, encoding: str | None = None,
+                       url: str | None = None) -> Any | None:
+        """The signature of an HTML page (main text extracted first)."""
+        return self.signature(self.fingerprinter.extract(html, encoding, url))
+
+    def signature_tree(self, root: Any) -> Any | None:
+        """The signature of an already-parsed lxml page; the tree is only read."""
+        return self.signature(self.fingerprinter.extract_tree(root))
+
+    @abstractmethod
+    def distance(self, a: Any, b: Any) -> float:
+        """How far apart two signatures are: 0 for identical content."""
+
+    @abstractmethod
+    def is_duplicate(self, a: Any | None, b: Any | None) -> bool:
+        """True when both signatures exist and the pages are near duplicates."""
+
+    def fingerprint_of(self, signature: Any) -> int:
+        """An integer naming the signature (a Match's ``fingerprint``; ``response.meta``)."""
+        return int(signature)
+
+    # -- storage ------------------------------------------------------------------------------
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Everything that changes the signatures (stored with a persistent index)."""
+        return {"algorithm": self.name, **self.fingerprinter.params}
+
+    @abstractmethod
+    def open_index(self, uri: str = "memory://", *, namespace: str = "pages", **options: Any):
+        """An index of this detector's signatures with ``check_and_add(key, signature)``."""
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items() if v is not None)
+        return f"{type(self).__name__}({shown})"
+
+
+class SimHashDetector(Detector):
+    """Weighted SimHash; near duplicates lie within Hamming distance ``max_distance``."""
+
+    name = "simhash"
+
+    @property
+    def bits(self) -> int:
+        return self.fingerprinter.bits
+
+    @property
+    def max_distance(self) -> int:
+        return self.fingerprinter.max_distance
+
+    def signature(self, text: str) -> int | None:
+        return self.fingerprinter.fingerprint_text(text)
+
+    def signature_tree(self, root: Any) -> int | None:
+        return self.fingerprinter.fingerprint_tree(root)
+
+    def distance(self, a: int, b: int) -> int:
+        return hamming_distance(a, b)
+
+    def is_duplicate(self, a: int | None, b: int | None) -> bool:
+        return self.fingerprinter.is_near_duplicate(a, b)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.fingerprinter.params  # unchanged, so existing SimHash indexes stay valid
+
+    def open_index(self, uri: str = "memory://", *, namespace: str = "pages", **options: Any):
+        from scrapy_simhash.index import open_index
+
+        return open_index(uri, bits=self.bits, max_distance=self.max_distance,
+                          namespace=namespace, params=self.params, **options)
+
+
+class _HashedDetector(Detector):
+    """Detectors whose signatures are stored by LSH bands (:mod:`scrapy_simhash.index.lsh`)."""
+
+    def bands(self, signature: Any) -> list[int]:
+        """Exact-match keys: two duplicates share at least one (with the stated probability)."""
+        return [int(signature)]
+
+    def to_bytes(self, signature: Any) -> bytes:
+        return int(signature).to_bytes(8, "little")
+
+    def from_bytes(self, data: bytes) -> Any:
+        return int.from_bytes(data, "little")
+
+    def match_distance(self, a: Any, b: Any) -> int | None:
+        """The distance stored in a Match, or None when ``b`` does not duplicate ``a``."""
+        return 0 if a == b else None
+
+    def distance(self, a: Any, b: Any) -> float:
+        return 0.0 if a == b else 1.0
+
+    def is_duplicate(self, a: Any | None, b: Any | None) -> bool:
+        return a is not None and b is not None and self.match_distance(a, b) is not None
+
+    def open_index(self, uri: str = "memory://", *, namespace: str = "pages", **options: Any):
+        from scrapy_simhash.index.lsh import open_band_index
+
+        return open_band_index(uri, self, namespace=namespace, **options)
+
+
+class ExactDetector(_HashedDetector):
+    """64-bit BLAKE2b of the normalised main-text tokens: only identical content matches."""
+
+    name = "exact"
+
+    def signature(self, text: str) -> int | None:
+        tokens = self.fingerprinter.tokens(text)
+        if len(tokens) < self.fingerprinter.min_tokens:
+            return None
+        return _digest64(" ".join(tokens).encode("utf-8", "surrogatepass"))
+
+
+class KSentenceDetector(_HashedDetector):
+    """Hash of the ``k`` longest sentences (normalised tokens, in length order, ties by text)."""
+
+    name = "ksentence"
+
+    def __init__(self, k: int = 3, fingerprinter: Fingerprinter | None = None,
+                 **fingerprint_options: Any) -> None:
+        super().__init__(fingerprinter, **fingerprint_options)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a positive integer; got {k!r}")
+        self.k = k
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {**super().params, "k": self.k}
+
+    def sentences(self, text: str) -> list[str]:
+        """Normalised sentences (content tokens joined by spaces), empty ones left out."""
+        tokenize = self.fingerprinter.tokens
+        found = (" ".join(tokenize(part)) for part in _SENTENCE_END.split(text) if part)
+        return [s for s in found if s]
+
+    def signature(self, text: str) -> int | None:
+        if len(self.fingerprinter.tokens(text)) < self.fingerprinter.min_tokens:
+            return None
+        longest = sorted(self.sentences(text), key=lambda s: (-len(s), s))[: self.k]
+        return _digest64("\n".join(longest).encode("utf-8", "surrogatepass")) if longest else None
+
+
+class MinHashDetector(_HashedDetector):
+    """MinHash of word ``shingle_size``-shingles with LSH banding.
+
+    Each shingle is hashed to 32 bits (BLAKE2b); permutation ``i`` is the universal hash
+    ``(a_i * x + b_i) mod (2^61 - 1)`` with ``a_i, b_i`` drawn from BLAKE2b of
+    ``"scrapy-simhash minhash <MINHASH_SEED> <i>"``, so signatures never depend on the process.
+    The estimated Jaccard similarity (share of equal slots) has standard error
+    ``sqrt(J (1 - J) / num_perm) <= 0.5 / sqrt(num_perm)``. Banding: ``bands`` x ``rows`` <=
+    ``num_perm`` chosen to minimise the false positive + false negative probability mass around
+    ``threshold`` (P(candidate) = 1 - (1 - s^rows)^bands); candidates are kept when their estimated
+    Jaccard is at least ``threshold``.
+    """
+
+    name = "minhash"
+
+    def __init__(self, threshold: float = 0.5, num_perm: int = 128, shingle_size: int = 3,
+                 fingerprinter: Fingerprinter | None = None, **fingerprint_options: Any) -> None:
+        super().__init__(fingerprinter, **fingerprint_options)
+        if not 0.0 < threshold < 1.0:
+            raise ValueError(f"threshold must be between 0 and 1; got {threshold!r}")
+        if isinstance(num_perm, bool) or not isinstance(num_perm, int) or not 2 <= num_perm <= 1024:
+            raise ValueError(f"num_perm must be an integer from 2 to 1024; got {num_perm!r}")
+        if isinstance(shingle_size, bool) or not isinstance(shingle_size, int) or shingle_size < 1:
+            raise ValueError(f"shingle_size must be a positive integer; got {shingle_size!r}")
+        self.threshold = float(threshold)
+        self.num_perm = num_perm
+        self.shingle_size = shingle_size
+        self.band_count, self.rows = optimal_bands(self.threshold, num_perm)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {**super().params, "threshold": self.threshold, "num_perm": self.num_perm,
+                "shingle_size": self.shingle_size, "bands": self.band_count, "rows": self.rows,
+                "minhash_seed": MINHASH_SEED}
+
+    @cached_property
+    def _permutations(self) -> tuple[np.ndarray, np.ndarray]:
+        a = np.empty(self.num_perm, dtype=np.uint64)
+        b = np.empty(self.num_perm, dtype=np.uint64)
+        for i in range(self.num_perm):
+            seed = blake2b(f"scrapy-simhash minhash {MINHASH_SEED} {i}".encode(), digest_size=16)
+            digest = seed.digest()
+            a[i] = int.from_bytes(digest[:8], "little") % (_MERSENNE_61 - 1) + 1
+            b[i] = int.from_bytes(digest[8:], "little") % _MERSENNE_61
+        return a, b
+
+    def shingles(self, text: str) -> set[str]:
+        """The distinct word shingles of ``text`` (normalised content tokens)."""
+        tokens = self.fingerprinter.tokens(text)
+        if len(tokens) < self.fingerprinter.min_tokens:
+            return set()
+        size = self.shingle_size
+        if len(tokens) <= size:
+            return {" ".join(tokens)}
+        return {" ".join(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+    def signature(self, text: str) -> np.ndarray | None:
+        shingles = self.shingles(text)
+        return self.signature_of_set(shingles) if shingles else None
+
+    def signature_of_set(self, items: set[str]) -> np.ndarray:
+        """The MinHash signature (``num_perm`` uint32) of a non-empty set of strings."""
+        hashed = np.fromiter(
+            (int.from_bytes(blake2b(s.encode("utf-8", "surrogatepass"), digest_size=4).digest(),
+                            "little") for s in sorted(items)),
+            dtype=np.uint64, count=len(items),
+        )
+        a, b = self._permutations
+        return _min_hashes(hashed, a, b)
+
+    def estimate(self, a: np.ndarray, b: np.ndarray) -> float:
+        """Estimated Jaccard similarity of the two shingle sets."""
+        return float(np.count_nonzero(a == b)) / self.num_perm
+
+    def distance(self, a: np.ndarray, b: np.ndarray) -> float:
+        return 1.0 - self.estimate(a, b)
+
+    def match_distance(self, a: np.ndarray, b: np.ndarray) -> int | None:
+        differing = self.num_perm - int(np.count_nonzero(a == b))
+        return differing if self.estimate(a, b) >= self.threshold else None
+
+    def bands(self, signature: np.ndarray) -> list[int]:
+        rows = self.rows
+        raw = signature.astype("<u4").tobytes()
+        width = rows * 4
+        return [_digest64(bytes([band]) + raw[band * width : (band + 1) * width])
+                for band in range(self.band_count)]
+
+    def to_bytes(self, signature: np.ndarray) -> bytes:
+        return signature.astype("<u4").tobytes()
+
+    def from_bytes(self, data: bytes) -> np.ndarray:
+        return np.frombuffer(data, dtype="<u4").astype(np.uint32)
+
+    def fingerprint_of(self, signature: np.ndarray) -> int:
+        return _digest64(self.to_bytes(signature))
+
+
+def _min_hashes(hashed: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """min over x of ((a * x + b) mod (2^61 - 1)) for each permutation, truncated to 32 bits."""
+    out = np.full(a.shape[0], np.iinfo(np.uint64).max, dtype=np.uint64)
+    x = hashed[:, None]  # (n, 1), x < 2^32
+    # a * x (a < 2^61, x < 2^32) would overflow 64 bits: a = a_high * 2^29 + a_low, each part
+    # multiplied separately and reduced modulo the Mersenne prime (exact in uint64).
+    a_high, a_low = a >> np.uint64(29), a & np.uint64((1 << 29) - 1)
+    for start in range(0, hashed.shape[0], 4096):
+        chunk = x[start : start + 4096]
+        high = _mulmod_pow2((chunk * a_high) % np.uint64(_MERSENNE_61), 29)
+        values = (high + chunk * a_low + b) % np.uint64(_MERSENNE_61)
+        np.minimum(out, values.min(axis=0), out=out)
+    return (out & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+
+def _mulmod_pow2(value: np.ndarray, shift: int) -> np.ndarray:
+    """(value * 2^shift) mod (2^61 - 1) for value < 2^61, without leaving 64 bits."""
+    p = np.uint64(_MERSENNE_61)
+    # 2^61 = 1 (mod p): rotate the 61-bit value left by ``shift`` within 61 bits.
+    s = np.uint64(shift)
+    low_mask = np.uint64((1 << (61 - shift)) - 1)
+    return (((value & low_mask) << s) | (value >> np.uint64(61 - shift))) % p
+
+
+@lru_cache(maxsize=64)
+def optimal_bands(threshold: float, num_perm: int,
+                  weights: tuple[float, float] = (0.5, 0.5)) -> tuple[int, int]:
+    """``(bands, rows)`` with ``bands * rows <= num_perm`` minimising the weighted error.
+
+    The false-positive mass is the integral of P(candidate | s) for s below the threshold, the
+    false-negative mass the integral of 1 - P(candidate | s) above it, with
+    P(candidate | s) = 1 - (1 - s^rows)^bands; ``weights`` weigh the two.
+    """
+    below = np.linspace(0.0, threshold, 201)
+    above = np.linspace(threshold, 1.0, 201)
+    best, best_error = (1, num_perm), math.inf
+    for bands in range(1, num_perm + 1):
+        for rows in range(1, num_perm // bands + 1):
+            fp = _integrate(1 - (1 - below**rows) ** bands, below)
+            fn = _integrate((1 - above**rows) ** bands, above)
+            error = weights[0] * fp + weights[1] * fn
+            if error < best_error - 1e-12:
+                best, best_error = (bands, rows), error
+    return best
+
+
+def _integrate(values: np.ndarray, grid: np.ndarray) -> float:
+    return float(np.sum((values[1:] + values[:-1]) * np.diff(grid)) / 2)
+
+
+# --------------------------------------------------------------------------- selection
+
+_DETECTORS: dict[str, type[Detector]] = {
+    "simhash": SimHashDetector,
+    "minhash": MinHashDetector,
+    "ksentence": KSentenceDetector,
+    "exact": ExactDetector,
+}
+
+
+def get_detector(algorithm: str = DEFAULT_ALGORITHM, **options: Any) -> Detector:
+    """The detector named ``algorithm`` (one of :data:`ALGORITHMS`), built with ``options``.
+
+    Options are the detector's own (``threshold``, ``num_perm``, ``k`` ...) and the
+    :class:`Fingerprinter` ones (``bits``, ``max_distance``, ``extractor``, ``min_tokens`` ...).
+    """
+    try:
+        cls = _DETECTORS[algorithm]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"algorithm must be one of {', '.join(ALGORITHMS)}; got {algorithm!r}"
+        ) from None
+    return cls(**options)
+
+
+def default_detector() -> Detector:
+    """The detector a crawl with default settings uses."""
+    return SimHashDetector()
+
+
+def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | None = None,
+                      url_b: str | None = None, detector: Detector | None = None) -> bool:
+    """Whether a crawl with default settings treats the two documents as near duplicates.
+
+    Every stage is included: decoding, main-text extraction, tokenisation, signature, comparison.
+    """
+    detector = detector or default_detector()
+    sig_a = detector.signature_html(html_a, None, url_a)
+    sig_b = detector.signature_html(html_b, None, url_b)
+    return detector.is_duplicate(sig_a, sig_b)
+

@@ -1,0 +1,294 @@
+"""Band index for the non-SimHash detectors (MinHash-LSH, KSentence, exact).
+
+A *scheme* (a detector of :mod:`scrapy_simhash.detectors`) turns a signature into band hashes,
+bytes and back, and decides whether a candidate is a duplicate. Two signatures become candidates
+when they share a band hash (for exact and KSentence there is a single band: the hash itself);
+the scheme then verifies each candidate. The storage is separate from the algorithm, as in
+datasketch: :class:`MemoryBandStorage` (dicts) and :class:`SqliteBandStorage` (persistent, WAL,
+writes batched in transactions, parameters stored per namespace and checked on open).
+
+URIs: ``memory://`` and ``sqlite:///relative.db`` / ``sqlite:////absolute.db``, with options
+in the query string (``?commit_every=1000``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+from urllib.parse import parse_qsl, urlsplit
+
+from scrapy_simhash.index.base import IndexParameterMismatch, Match, NearDuplicateIndexError
+
+DEFAULT_COMMIT_EVERY = 1000
+_SIGN = 1 << 63
+
+
+class BandScheme(Protocol):
+    """What the band index needs from a detector."""
+
+    name: str
+
+    @property
+    def params(self) -> dict[str, Any]: ...
+
+    def bands(self, signature: Any) -> list[int]: ...
+
+    def to_bytes(self, signature: Any) -> bytes: ...
+
+    def from_bytes(self, data: bytes) -> Any: ...
+
+    def match_distance(self, a: Any, b: Any) -> int | None: ...
+
+    def fingerprint_of(self, signature: Any) -> int: ...
+
+
+class BandStorage(Protocol):
+    """Rows (key, signature bytes) reachable through (band number, band hash)."""
+
+    location: str
+
+    def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None: ...
+
+    def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]: ...
+
+    def stored_params(self) -> dict[str, Any] | None: ...
+
+    def store_params(self, params: Mapping[str, Any]) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class BandIndex:
+    """``check_and_add(key, signature) -> Match | None`` over band hashes plus verification."""
+
+    def __init__(self, scheme: BandScheme, storage: BandStorage) -> None:
+        self.scheme = scheme
+        self.storage = storage
+        self.params = dict(scheme.params)
+        stored = storage.stored_params()
+        wanted = json.loads(json.dumps(self.params))  # as it reads back from the file
+        if stored is None:
+            storage.store_params(wanted)
+        elif stored != wanted:
+            names = set(stored) | set(wanted)
+            differences = {n: (stored.get(n), wanted.get(n)) for n in names
+                           if stored.get(n) != wanted.get(n)}
+            storage.close()
+            raise IndexParameterMismatch(storage.location, differences)
+        self._closed = False
+
+    def add(self, key: str, signature: Any) -> None:
+        """Store ``signature`` under ``key``."""
+        self._check_open()
+        self.storage.insert(key, self.scheme.bands(signature), self.scheme.to_bytes(signature))
+
+    def add_many(self, items: Iterable[tuple[str, Any]]) -> None:
+        for key, signature in items:
+            self.add(key, signature)
+
+    def query(self, signature: Any) -> list[Match]:
+        """Every stored duplicate of ``signature``, nearest first, then oldest first."""
+        self._check_open()
+        found = []
+        for row, key, payload in self.storage.candidates(self.scheme.bands(signature)):
+            stored = self.scheme.from_bytes(payload)
+            distance = self.scheme.match_distance(signature, stored)
+            if distance is not None:
+                found.append((distance, row, Match(key, self.scheme.fingerprint_of(stored),
+                                                   distance)))
+        found.sort(key=lambda item: item[:2])
+        return [match for _, _, match in found]
+
+    def check_and_add(self, key: str, signature: Any) -> Match | None:
+        """The nearest stored duplicate (ties: the earliest stored); if none, store it."""
+        matches = self.query(signature)
+        if matches:
+            return matches[0]
+        self.add(key, signature)
+        return None
+
+    def __len__(self) -> int:
+        return len(self.storage)
+
+    def flush(self) -> None:
+        self.storage.flush()
+
+    def close(self) -> None:
+        """Flush and release the storage; calling it again does nothing."""
+        if not self._closed:
+            self._closed = True
+            self.storage.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise NearDuplicateIndexError("BandIndex is closed")
+
+    def __enter__(self) -> BandIndex:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<BandIndex {self.scheme.name} at {self.storage.location} size={len(self)}>"
+
+
+class MemoryBandStorage:
+    """Band tables as dicts of row lists; nothing persists."""
+
+    def __init__(self, namespace: str = "pages") -> None:
+        self.location = f"memory://{namespace}"
+        self._rows: list[tuple[str, bytes]] = []
+        self._tables: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+        self._params: dict[str, Any] | None = None
+
+    def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None:
+        row = len(self._rows)
+        self._rows.append((key, payload))
+        for band, value in enumerate(bands):
+            self._tables[band, value].append(row)
+
+    def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]:
+        rows: set[int] = set()
+        for band, value in enumerate(bands):
+            rows.update(self._tables.get((band, value), ()))
+        return [(row, *self._rows[row]) for row in sorted(rows)]
+
+    def stored_params(self) -> dict[str, Any] | None:
+        return self._params
+
+    def store_params(self, params: Mapping[str, Any]) -> None:
+        self._params = dict(params)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def flush(self) -> None:
+        """Nothing to make durable."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class SqliteBandStorage:
+    """Rows and band hashes in SQLite tables named after the namespace (WAL, batched commits).
+
+    Uncommitted rows are visible to this connection's lookups; other processes see them once
+    committed (every ``commit_every`` inserts, and on :meth:`flush` / :meth:`close`).
+    """
+
+    def __init__(self, path: str | Path, namespace: str = "pages", *,
+                 commit_every: int = DEFAULT_COMMIT_EVERY) -> None:
+        if not namespace.replace("_", "").isalnum() or namespace[0].isdigit():
+            raise ValueError(
+                f"namespace must be letters, digits and underscores; got {namespace!r}"
+            )
+        self.location = f"sqlite:///{path} (namespace {namespace!r})"
+        self.commit_every = max(1, int(commit_every))
+        self._pending = 0
+        self._rows_table = f"lsh_{namespace}_rows"
+        self._bands_table = f"lsh_{namespace}_bands"
+        self._namespace = namespace
+        self._db = sqlite3.connect(str(path))
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(
+            f"""
+            CREATE TABLE IF NOT EXISTS lsh_params (namespace TEXT PRIMARY KEY, params TEXT);
+            CREATE TABLE IF NOT EXISTS {self._rows_table}
+                (id INTEGER PRIMARY KEY, key TEXT NOT NULL, payload BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS {self._bands_table}
+                (band INTEGER NOT NULL, hash INTEGER NOT NULL, row INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS {self._bands_table}_lookup
+                ON {self._bands_table} (band, hash);
+            """
+        )
+        self._db.commit()
+
+    def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None:
+        cursor = self._db.execute(
+            f"INSERT INTO {self._rows_table} (key, payload) VALUES (?, ?)", (key, payload)
+        )
+        row = cursor.lastrowid
+        self._db.executemany(
+            f"INSERT INTO {self._bands_table} (band, hash, row) VALUES (?, ?, ?)",
+            [(band, _signed(value), row) for band, value in enumerate(bands)],
+        )
+        self._pending += 1
+        if self._pending >= self.commit_every:
+            self.flush()
+
+    def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]:
+        if not bands:
+            return []
+        clauses = " OR ".join("(b.band = ? AND b.hash = ?)" for _ in bands)
+        values = [v for band, value in enumerate(bands) for v in (band, _signed(value))]
+        rows = self._db.execute(
+            f"SELECT DISTINCT r.id, r.key, r.payload FROM {self._bands_table} b "
+            f"JOIN {self._rows_table} r ON r.id = b.row WHERE {clauses} ORDER BY r.id",
+            values,
+        ).fetchall()
+        return [(row, key, bytes(payload)) for row, key, payload in rows]
+
+    def stored_params(self) -> dict[str, Any] | None:
+        found = self._db.execute(
+            "SELECT params FROM lsh_params WHERE namespace = ?", (self._namespace,)
+        ).fetchone()
+        return json.loads(found[0]) if found else None
+
+    def store_params(self, params: Mapping[str, Any]) -> None:
+        self._db.execute("INSERT INTO lsh_params (namespace, params) VALUES (?, ?)",
+                         (self._namespace, json.dumps(dict(params), sort_keys=True)))
+        self._db.commit()
+
+    def __len__(self) -> int:
+        return self._db.execute(f"SELECT COUNT(*) FROM {self._rows_table}").fetchone()[0]
+
+    def flush(self) -> None:
+        self._db.commit()
+        self._pending = 0
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            self._db.close()
+
+
+def _signed(value: int) -> int:
+    """An unsigned 64-bit hash as SQLite's signed INTEGER."""
+    return value - (1 << 64) if value >= _SIGN else value
+
+
+def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
+                    **options: Any) -> BandIndex:
+    """A :class:`BandIndex` for ``scheme`` on ``memory://`` or ``sqlite:///path.db``."""
+    parts = urlsplit(uri)
+    query = dict(parse_qsl(parts.query))
+    options = {**query, **options}
+    if parts.scheme == "memory":
+        return BandIndex(scheme, MemoryBandStorage(namespace))
+    if parts.scheme == "sqlite":
+        path = parts.path[1:] if parts.path.startswith("/") else parts.path
+        if not path:
+            raise ValueError(f"sqlite URI needs a file path, e.g. sqlite:///dedup.db; got {uri!r}")
+        commit_every = int(options.pop("commit_every", DEFAULT_COMMIT_EVERY))
+        return BandIndex(scheme, SqliteBandStorage(path, namespace, commit_every=commit_every))
+    raise ValueError(
+        f"index URI {uri!r} is not supported for the {scheme.name} detector; "
+        "use memory:// or sqlite:///path.db"
+    )

@@ -1,0 +1,241 @@
+"""Detector contracts: self-matches, unrelated pages never match, MinHash error bound, indexes."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from scrapy_simhash.detectors import (
+    ALGORITHMS,
+    ExactDetector,
+    KSentenceDetector,
+    MinHashDetector,
+    SimHashDetector,
+    get_detector,
+    is_near_duplicate,
+    optimal_bands,
+)
+from scrapy_simhash.index.base import IndexParameterMismatch
+
+ARTICLE_EN = """The harbour town voted on Tuesday to rebuild its old stone pier, ending a debate
+that had divided fishermen, shop owners and the council for nearly a decade. Supporters argued that
+the pier, damaged by two winter storms, protects the inner harbour and draws summer
+visitors who fill the cafes along the front. Opponents wanted the money spent on the
+school roof and a new bus route to the hospital in the valley. The engineers' report
+estimates the work at four million pounds, most of it covered by a coastal protection
+grant. Construction should begin next spring and last about eighteen months, during which
+the ferry will dock at the northern quay. The harbour master said boats would keep their
+moorings and that the fish market would stay open throughout."""
+
+ARTICLE_EN_OTHER = """A small bakery in the old quarter has been named the best in the region by a
+panel of judges who tasted more than two hundred loaves over three weekends. The owner, who opened
+the shop with her brother after losing her office job, bakes rye and sourdough through the
+night in a wood oven built by their grandfather. Queues now form before dawn, and the
+bakery has hired four young apprentices from the technical college. She plans to keep
+prices unchanged and to give unsold bread to the shelter near the railway station, as she
+has done every evening since the first winter."""
+
+ARTICLE_ZH = """
+本市今天正式启用新建的城市图书馆，馆内藏书超过一百二十万册，并设有儿童阅
+读区、古籍修复工作室和二十四小时自助借还书服务。图书馆由一座旧纺织厂改建
+而成，设计团队保留了原有的红砖外墙和钢结构屋顶，同时加装了太阳能板和雨水
+回收系统。馆长介绍说，开馆第一个月将举办一系列讲座和展览，邀请作家、历史
+学者和本地居民分享城市的变迁。市民只需持身份证即可免费办理借书证，每人最
+多可借十本图书，借期为一个月。周边的公交线路也将调整，新增两个站点方便读
+者前往。"""
+
+ARTICLE_ZH_OTHER = """
+山区的一所小学今年秋天迎来了第一批使用新操场的学生。过去孩子们只能在泥地
+上踢球，下雨天就无法上体育课。在当地企业和校友的资助下，学校铺设了塑胶跑
+道，修建了篮球场和一间小型室内活动室。校长说，新的体育设施让学生更愿意留
+在学校参加课后活动，家长们也组织了志愿者轮流照看孩子。县教育局表示，明年
+还将为附近三所学校改善供暖和饮水设施，并为乡村教师提供更多培训机会。"""
+
+UNRELATED_TEXTS = [ARTICLE_EN, ARTICLE_EN_OTHER, ARTICLE_ZH, ARTICLE_ZH_OTHER]
+
+
+def page(article: str, *, site: str = "Harbour Herald", extra: str = "") -> str:
+    """A small news page: navigation, the article, a footer."""
+    joined = article.strip().replace("\n", " " if article.isascii() else "")
+    paragraphs = "".join(f"<p>{sentence}.</p>" for sentence in joined.split(". ") if sentence)
+    nav = "".join(f'<li><a href="/s/{i}">Section {i}</a></li>' for i in range(12))
+    return (
+        f"<html><head><title>{site}</title></head><body><header><h2>{site}</h2><ul>{nav}</ul>"
+        f"</header>{extra}<article><h1>News of the day</h1>{paragraphs}</article>"
+        f"<footer><p>Copyright {site}. All rights reserved.</p></footer></body></html>"
+    )
+
+
+def detectors():
+    return [SimHashDetector(), MinHashDetector(0.5), KSentenceDetector(3), ExactDetector()]
+
+
+@pytest.mark.parametrize("detector", detectors(), ids=lambda d: d.name)
+def test_a_text_always_matches_itself(detector):
+    for text in UNRELATED_TEXTS:
+        first, second = detector.signature(text), detector.signature(text)
+        assert first is not None
+        assert detector.is_duplicate(first, second)
+        assert detector.distance(first, second) == 0
+
+
+@pytest.mark.parametrize("detector", detectors(), ids=lambda d: d.name)
+def test_unrelated_texts_never_match(detector):
+    signatures = [detector.signature(t) for t in UNRELATED_TEXTS]
+    for i, a in enumerate(signatures):
+        for b in signatures[i + 1 :]:
+            assert not detector.is_duplicate(a, b)
+
+
+@pytest.mark.parametrize("detector", detectors(), ids=lambda d: d.name)
+def test_too_short_text_has_no_signature_and_never_matches(detector):
+    assert detector.signature("Too short.") is None
+    assert not detector.is_duplicate(None, None)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_signatures_do_not_depend_on_the_instance(algorithm):
+    a, b = get_detector(algorithm), get_detector(algorithm)
+    sig_a, sig_b = a.signature(ARTICLE_EN), b.signature(ARTICLE_EN)
+    assert a.distance(sig_a, sig_b) == 0
+
+
+def test_get_detector_rejects_unknown_names():
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        get_detector("bloom")
+
+
+def test_near_duplicate_text_matches_with_simhash_and_minhash():
+    edited = ARTICLE_EN.replace("Tuesday", "Wednesday").replace("four million", "five million")
+    for detector in (SimHashDetector(bits=128, max_distance=16), MinHashDetector(0.5)):
+        assert detector.is_duplicate(detector.signature(ARTICLE_EN), detector.signature(edited))
+    exact = ExactDetector()
+    assert not exact.is_duplicate(exact.signature(ARTICLE_EN), exact.signature(edited))
+
+
+def test_ksentence_ignores_edits_outside_its_longest_sentences():
+    detector = KSentenceDetector(3)
+    text = ARTICLE_EN.replace("\n", " ")  # one paragraph: sentences end at full stops
+    assert len(detector.sentences(text)) == 6
+    with_short_sentence = text + " Tea was served afterwards."
+    assert detector.is_duplicate(detector.signature(text), detector.signature(with_short_sentence))
+    longest = max(text.split(". "), key=len)
+    word = next(w for w in longest.split() if len(w) >= 6 and w.isalpha())
+    changed = text.replace(longest, longest.replace(word, "lighthouse", 1))
+    assert not detector.is_duplicate(detector.signature(text), detector.signature(changed))
+
+
+# --------------------------------------------------------------------------- MinHash
+
+
+def test_minhash_estimate_is_within_its_stated_error():
+    detector = MinHashDetector(0.5, num_perm=128)
+    bound = 3 / math.sqrt(detector.num_perm)  # six standard errors at J = 0.5
+    rng = random.Random(20240501)
+    worst = 0.0
+    for trial in range(150):
+        universe = [f"w{trial}-{i}" for i in range(rng.randint(40, 600))]
+        a = set(rng.sample(universe, rng.randint(10, len(universe))))
+        b = set(rng.sample(universe, rng.randint(10, len(universe))))
+        true = len(a & b) / len(a | b)
+        estimate = detector.estimate(detector.signature_of_set(a), detector.signature_of_set(b))
+        worst = max(worst, abs(estimate - true))
+    assert worst <= bound
+
+
+def test_minhash_identical_and_disjoint_sets():
+    detector = MinHashDetector(0.5, num_perm=64)
+    items = {f"x{i}" for i in range(100)}
+    other = {f"y{i}" for i in range(100)}
+    signature = detector.signature_of_set
+    assert detector.estimate(signature(items), signature(items)) == 1
+    assert detector.estimate(signature(items), signature(other)) < 0.1
+
+
+@pytest.mark.parametrize("threshold", [0.3, 0.5, 0.7, 0.9])
+def test_optimal_bands_fit_the_permutations_and_put_the_s_curve_near_the_threshold(threshold):
+    bands, rows = optimal_bands(threshold, 128)
+    assert bands * rows <= 128
+    midpoint = (1 / bands) ** (1 / rows)  # where P(candidate) rises fastest
+    assert abs(midpoint - threshold) < 0.15
+
+
+def test_more_rows_for_higher_thresholds():
+    assert optimal_bands(0.9, 128)[1] > optimal_bands(0.3, 128)[1]
+
+
+@pytest.mark.parametrize(
+    "bad", [{"threshold": 0}, {"threshold": 1.5}, {"num_perm": 1}, {"shingle_size": 0}]
+)
+def test_minhash_rejects_bad_parameters(bad):
+    with pytest.raises(ValueError):
+        MinHashDetector(**bad)
+
+
+# --------------------------------------------------------------------------- indexes
+
+
+@pytest.mark.parametrize("detector", detectors(), ids=lambda d: d.name)
+def test_index_check_and_add(detector):
+    index = detector.open_index("memory://")
+    sig = detector.signature(ARTICLE_EN)
+    assert index.check_and_add("https://a.example/1", sig) is None
+    match = index.check_and_add("https://b.example/1", detector.signature(ARTICLE_EN))
+    assert match is not None and match.key == "https://a.example/1" and match.distance == 0
+    assert index.check_and_add("https://c.example/1", detector.signature(ARTICLE_ZH)) is None
+    assert len(index) == 2
+    index.close()
+
+
+@pytest.mark.parametrize(
+    "detector", [MinHashDetector(0.5), KSentenceDetector(), ExactDetector()], ids=lambda d: d.name
+)
+def test_sqlite_band_index_persists_and_checks_parameters(tmp_path, detector):
+    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
+    with detector.open_index(uri) as index:
+        assert index.check_and_add("first", detector.signature(ARTICLE_EN)) is None
+    with detector.open_index(uri) as index:
+        assert len(index) == 1
+        match = index.check_and_add("second", detector.signature(ARTICLE_EN))
+        assert match is not None and match.key == "first"
+    with pytest.raises(IndexParameterMismatch):
+        type(detector)(tokenizer="words").open_index(uri)
+
+
+def test_band_index_namespaces_are_separate(tmp_path):
+    detector = ExactDetector()
+    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
+    with detector.open_index(uri, namespace="pages") as pages:
+        pages.add("page", detector.signature(ARTICLE_EN))
+    with detector.open_index(uri, namespace="items") as items:
+        assert len(items) == 0
+
+
+def test_band_index_rejects_unknown_schemes():
+    with pytest.raises(ValueError, match="memory://"):
+        ExactDetector().open_index("ftp://nowhere")
+
+
+# --------------------------------------------------------------------------- whole documents
+
+
+def test_is_near_duplicate_on_whole_pages():
+    original = page(ARTICLE_EN)
+    assert is_near_duplicate(original, original, url_a="https://h.example/a",
+                             url_b="https://h.example/a?utm_source=x")
+    links = "".join(f'<li><a href="/r/{i}">Related story number {i}</a></li>' for i in range(30))
+    assert is_near_duplicate(original, page(ARTICLE_EN, extra=f"<ul>{links}</ul>"))
+    assert is_near_duplicate(original, page(ARTICLE_EN, site="Coast Daily"))
+    assert not is_near_duplicate(original, page(ARTICLE_EN_OTHER))
+
+
+def test_is_near_duplicate_on_chinese_pages():
+    original = page(ARTICLE_ZH, site="城市日报")
+    assert is_near_duplicate(original, page(ARTICLE_ZH, site="晚报"))
+    assert not is_near_duplicate(original, page(ARTICLE_ZH_OTHER, site="城市日报"))
+
+
+def test_is_near_duplicate_of_empty_pages_is_false():
+    assert not is_near_duplicate("<html><body></body></html>", "<html><body></body></html>")
