@@ -2,9 +2,13 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS ?= test,chinese,redis,distributed,extractors,bench
+EXTRAS ?= test,chinese,cli,redis,distributed,extractors,bench
 
-.PHONY: demo test lint bench clean
+# The oldest Scrapy we support gets its own environment; Scrapy 2.13.0 predates Twisted 25.5.
+OLDEST_VENV ?= .venv-oldest
+OLDEST_PINS ?= "scrapy==2.13.0" "twisted<25.5"
+
+.PHONY: demo test test-newest test-oldest lint bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +22,23 @@ demo: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 
-test: $(BIN)/.installed lint
+$(OLDEST_VENV)/bin/.installed: pyproject.toml
+	$(PYTHON) -m venv $(OLDEST_VENV)
+	$(OLDEST_VENV)/bin/pip install --quiet --upgrade pip
+	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese]"
+	touch $@
+
+# The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported one.
+test: test-newest test-oldest
+
+test-newest: $(BIN)/.installed lint
 	$(BIN)/python -m pytest -q
+
+test-oldest: $(OLDEST_VENV)/bin/.installed
+	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/scrapy
 
 bench: $(BIN)/.installed
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(OLDEST_VENV) build *.egg-info .pytest_cache .ruff_cache

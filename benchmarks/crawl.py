@@ -1,0 +1,220 @@
+"""Crawl throughput with the plugin off and on, over real corpus pages served on loopback.
+
+    .venv/bin/python benchmarks/crawl.py [--runs 3] [--langs en,zh]
+
+For each language, the pages of ../shared/corpora are served by a threaded HTTP server in a
+process of its own; the same spider (title, links, paragraph text of each page) crawls them with
+scrapy-simhash off and on (the Addon: middleware + pipeline, default settings), alternating, each
+crawl in a fresh process. Throughput is responses per second between the first and the last
+response (jieba's dictionary is loaded before that window in both modes: a one-off cost per
+process). Prints medians over the runs, then where the plugin's time goes per page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import multiprocessing
+import statistics
+import subprocess
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scrapy_simhash.corpora import iter_pages  # noqa: E402
+
+GOALS = {"en": 0.9, "zh": 0.8}
+
+CRAWL_SCRIPT = r"""
+import json, sys, time
+from scrapy import Spider, Request, signals
+from scrapy.crawler import CrawlerProcess
+
+base, count, plugin = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "on"
+from scrapy_simhash.fingerprint import Fingerprinter
+Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
+times = []
+
+class PagesSpider(Spider):
+    name = "pages"
+
+    async def start(self):
+        for n in range(count):
+            yield Request(f"{base}/p/{n}")
+
+    def parse(self, response):
+        yield {
+            "title": response.css("title::text").get(),
+            "links": response.css("a::attr(href)").getall(),
+            "body": " ".join(response.xpath("//p//text()").getall()),
+        }
+
+def on_response(response, request, spider):
+    times.append(time.perf_counter())
+
+settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
+            "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
+            "DOWNLOAD_MAXSIZE": 0, "ADDONS": {"scrapy_simhash.addon.Addon": 0} if plugin else {}}
+process = CrawlerProcess(settings)
+crawler = process.create_crawler(PagesSpider)
+crawler.signals.connect(on_response, signal=signals.response_received)
+stats = {}
+def on_stop():
+    stats.update(crawler.stats.get_stats())
+crawler.signals.connect(on_stop, signal=signals.engine_stopped)
+process.crawl(crawler)
+process.start()
+keep = {k: v for k, v in stats.items() if k.startswith("simhash/")}
+print(json.dumps({"responses": len(times), "seconds": times[-1] - times[0], "stats": keep}))
+"""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    pages: ClassVar[list[tuple[bytes, str]]] = []
+
+    def do_GET(self) -> None:
+        try:
+            body, content_type = self.pages[int(self.path.rsplit("/", 1)[1])]
+        except (ValueError, IndexError):
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _serve(pages: list[tuple[bytes, str]], port_out) -> None:
+    _Handler.pages = pages
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    port_out.put(server.server_address[1])
+    server.serve_forever()
+
+
+def _known_codec(name: str | None) -> bool:
+    try:
+        return bool(name) and bool(codecs.lookup(name))
+    except LookupError:
+        return False
+
+
+def load_pages(lang: str) -> list[tuple[bytes, str]]:
+    pages = []
+    for page in iter_pages():
+        if page.lang != lang:
+            continue
+        charset = f"; charset={page.encoding}" if _known_codec(page.encoding) else ""
+        pages.append((page.html, f"text/html{charset}"))
+    return pages
+
+
+def crawl_once(base: str, count: int, plugin: bool) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), "on" if plugin else "off"],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
+    """Median milliseconds per page of each stage, in this process (memory index)."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_simhash import features
+    from scrapy_simhash.extract import extract_main_text_from_tree
+    from scrapy_simhash.fingerprint import Fingerprinter
+    from scrapy_simhash.index import open_index
+    from scrapy_simhash.simhash import simhash
+
+    fingerprinter = Fingerprinter()
+    fingerprinter.fingerprint_text("预热 warm up " * 8)
+    index = open_index("memory://", params=fingerprinter.params)
+    timings: dict[str, list[float]] = {k: [] for k in ("parse", "extract", "tokens", "simhash",
+                                                       "index", "plugin total")}
+    for n, (body, content_type) in enumerate(pages):
+        response = HtmlResponse(f"http://x/{n}", body=body, headers={"Content-Type": content_type})
+        t0 = time.perf_counter()
+        root = response.selector.root  # decoding + parsing, as in the crawl
+        t1 = time.perf_counter()
+        main = extract_main_text_from_tree(root)
+        t2 = time.perf_counter()
+        tokens = fingerprinter.tokens(main)
+        t3 = time.perf_counter()
+        weighted = features.weigh(tokens, fingerprinter.weighting) if tokens else {}
+        fingerprint = simhash(weighted, fingerprinter.bits)
+        t4 = time.perf_counter()
+        index.check_and_add(f"p{n}", fingerprint)
+        t5 = time.perf_counter()
+        for key, value in zip(timings, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t5 - t1),
+                              strict=True):
+            timings[key].append(1000 * value)
+    return {key: (statistics.median(v), statistics.fmean(v)) for key, v in timings.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--langs", default="en,zh")
+    args = parser.parse_args()
+    rows = []
+    profiles = {}
+    for lang in args.langs.split(","):
+        pages = load_pages(lang)
+        queue: multiprocessing.Queue = multiprocessing.Queue()
+        server = multiprocessing.Process(target=_serve, args=(pages, queue), daemon=True)
+        server.start()
+        base = f"http://127.0.0.1:{queue.get(timeout=30)}"
+        rates: dict[bool, list[float]] = {False: [], True: []}
+        last_stats = {}
+        try:
+            for _ in range(args.runs):
+                for plugin in (False, True):
+                    result = crawl_once(base, len(pages), plugin)
+                    rates[plugin].append(result["responses"] / result["seconds"])
+                    if plugin:
+                        last_stats = result["stats"]
+        finally:
+            server.terminate()
+            server.join()
+        off, on = statistics.median(rates[False]), statistics.median(rates[True])
+        checked = last_stats.get("simhash/pages/checked", 0) or 1
+        plugin_ms = 1000 * (last_stats.get("simhash/time/pages/fingerprint", 0)
+                            + last_stats.get("simhash/time/pages/index", 0)) / checked
+        rows.append((lang, len(pages), off, on, on / off, GOALS.get(lang, 0.0), plugin_ms,
+                     last_stats.get("simhash/pages/dropped", 0)))
+        profiles[lang] = profile(lang, pages)
+
+    print(f"\nCrawl throughput, median of {args.runs} runs (pages/s; plugin = Addon defaults)")
+    print("| lang | pages | off | on | on/off | goal | plugin ms/page (in crawl) | dropped |")
+    print("|---|---|---|---|---|---|---|---|")
+    for lang, n, off, on, ratio, goal, ms, dropped in rows:
+        verdict = "ok" if ratio >= goal else "MISSED"
+        print(f"| {lang} | {n} | {off:.1f} | {on:.1f} | {ratio:.2f} | {goal:.2f} {verdict} "
+              f"| {ms:.2f} | {dropped} |")
+    print("\nWhere the plugin's time goes, ms per page (median / mean), outside the crawl")
+    stages = list(next(iter(profiles.values())))
+    print("| lang | " + " | ".join(stages) + " |")
+    print("|---|" + "---|" * len(stages))
+    for lang, timings in profiles.items():
+        cells = " | ".join(f"{timings[s][0]:.2f} / {timings[s][1]:.2f}" for s in stages)
+        print(f"| {lang} | {cells} |")
+    print("(parse is shared with the spider's callback: parsel caches the tree; "
+          "'plugin total' = extract + tokens + simhash + index)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

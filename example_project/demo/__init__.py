@@ -1,0 +1,1 @@
+"""The example Scrapy project: crawls the demo site with near-duplicate detection enabled."""

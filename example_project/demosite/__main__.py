@@ -1,0 +1,3 @@
+from demosite.server import main
+
+main()

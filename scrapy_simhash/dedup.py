@@ -1,0 +1,222 @@
+"""The keep/drop decision shared by the downloader middleware and the item pipeline.
+
+:class:`Deduplicator` turns "signature + index + stats + report" into one :class:`Outcome` for a
+page or an item, in one namespace (``pages`` or ``items``). It is the only place that calls the
+signature and the index, so swapping the algorithm (SimHash today; MinHash, KSentence or exact
+later via one setting) only touches :func:`build_detector` and the index it opens.
+
+Stats written (``<ns>`` is ``pages`` or ``items``): ``simhash/<ns>/checked`` (signature computed
+and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped``,
+``simhash/<ns>/skipped/<reason>``, ``simhash/index/<ns>/size``, ``simhash/index/errors``,
+``simhash/time/<ns>/fingerprint`` and ``simhash/time/<ns>/index`` (seconds).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scrapy_simhash.report import CrawlSession
+from scrapy_simhash.settings import SimhashConfig, SimhashSettingError, setting_for_error
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from scrapy_simhash.detectors import Detector
+    from scrapy_simhash.index import Match, NearDuplicateIndex
+
+logger = logging.getLogger(__name__)
+
+KEPT = "kept"
+DROPPED = "dropped"
+SKIPPED = "skipped"
+STOP_REASON = "simhash_index_error"
+
+
+def build_detector(config: SimhashConfig) -> Detector:
+    """The detector the settings describe; a bad value raises SimhashSettingError."""
+    from scrapy_simhash.detectors import get_detector
+
+    kwargs = config.fingerprint_kwargs
+    options = {**config.algorithm_options, **kwargs}
+    try:
+        detector = get_detector(config.algorithm, **options)
+    except (ValueError, TypeError, ImportError) as error:
+        if any(option in str(error) for option in config.algorithm_options):
+            raise SimhashSettingError(
+                "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
+            ) from error
+        name = setting_for_error(error, kwargs)
+        value = {arg: kwargs[arg] for arg in kwargs if arg in str(error)} or kwargs
+        raise SimhashSettingError(name, value, str(error)) from error
+    try:  # resolve the extractor now: an unknown or missing one fails at start-up
+        _ = detector.fingerprinter.extractor
+    except (ValueError, TypeError, ImportError) as error:
+        if "extractor" not in kwargs:
+            raise  # the library's own default failed: not a settings problem
+        raise SimhashSettingError("SIMHASH_EXTRACTOR", kwargs["extractor"], str(error)) from error
+    return detector
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The decision for one page or item."""
+
+    action: str  # KEPT, DROPPED or SKIPPED
+    fingerprint: Any = None  # the signature: an int for simhash, exact and ksentence
+    match: Match | None = None
+    reason: str | None = None  # why skipped, or "index_error" for a drop by policy
+
+    @property
+    def dropped(self) -> bool:
+        return self.action == DROPPED
+
+
+class Deduplicator:
+    """Signature + index + stats + report for one namespace of one crawl."""
+
+    def __init__(
+        self, crawler: Crawler, config: SimhashConfig, detector: Detector, namespace: str
+    ) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.detector = detector
+        self.namespace = namespace
+        self.kind = namespace.rstrip("s")  # "page" / "item", as written in the report
+        self.stats = crawler.stats
+        self.session = CrawlSession.of(crawler, config.report_file)
+        self.index: NearDuplicateIndex | None = None
+        self._prefix = f"simhash/{namespace}/"
+        self._logged_causes: set[str] = set()
+        self._stopping = False
+        self._closed = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the index (at spider_opened); failures are handled per SIMHASH_ON_INDEX_ERROR."""
+        from scrapy_simhash.index import IndexParameterMismatch
+
+        self.session.component_opened(self.namespace)
+        try:
+            self.index = self.detector.open_index(
+                self.config.index_uri, namespace=self.namespace, **self.config.index_options
+            )
+        except IndexParameterMismatch as error:
+            logger.error(
+                "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
+                "use another index or the same settings. Stopping the crawl.",
+                self.config.index_uri, error, extra={"crawler": self.crawler},
+            )
+            self._stop()
+            return
+        except Exception as error:
+            self._index_error("open", error)
+            return
+        self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
+
+    def close(self) -> None:
+        """Flush and close the index (at spider_closed), record its size, end the session."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self.index is not None:
+                self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
+                self.index.close()
+        except Exception as error:
+            self._index_error("close", error)
+        finally:
+            self.index = None
+            self.session.component_closed(self.namespace)
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def skip(self, reason: str) -> Outcome:
+        """Count a page/item that is passed through unchecked, with the reason."""
+        self.stats.inc_value(f"{self._prefix}skipped/{reason}")
+        return Outcome(SKIPPED, reason=reason)
+
+    def check(self, key: str, compute: Callable[[], Any]) -> Outcome:
+        """Compute the signature with ``compute`` and check-and-add it under ``key``."""
+        started = time.perf_counter()
+        try:
+            fingerprint = compute()
+        except Exception as error:
+            self._log_once("signature", error, key)
+            return self.skip("error")
+        finally:
+            self.stats.inc_value(
+                f"simhash/time/{self.namespace}/fingerprint", time.perf_counter() - started
+            )
+        if fingerprint is None:
+            return self.skip("too_short")
+        self.stats.inc_value(f"{self._prefix}checked")
+        started = time.perf_counter()
+        try:
+            if self.index is None:
+                raise RuntimeError("the index is not open (see the first simhash error)")
+            match = self.index.check_and_add(key, fingerprint)
+        except Exception as error:
+            return self._decide_on_index_error(key, fingerprint, error)
+        finally:
+            elapsed = time.perf_counter() - started
+            self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
+        if match is None:
+            self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"simhash/index/{self.namespace}/size")
+            return Outcome(KEPT, fingerprint=fingerprint)
+        self.stats.inc_value(f"{self._prefix}dropped")
+        self.session.record_duplicate(self.kind, key, match.key, match.distance)
+        logger.debug(
+            "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
+            self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
+        )
+        return Outcome(DROPPED, fingerprint=fingerprint, match=match)
+
+    # -- failures ----------------------------------------------------------------------------
+
+    def _decide_on_index_error(self, key: str, fingerprint: Any, error: Exception) -> Outcome:
+        self._index_error("check_and_add", error)
+        policy = self.config.on_index_error
+        if policy == "keep":
+            self.stats.inc_value(f"{self._prefix}kept")
+            return Outcome(KEPT, fingerprint=fingerprint, reason="index_error")
+        self.stats.inc_value(f"{self._prefix}dropped")
+        self.session.record_duplicate(self.kind, key, None, None)
+        return Outcome(DROPPED, fingerprint=fingerprint, reason="index_error")
+
+    def _index_error(self, operation: str, error: Exception) -> None:
+        self.stats.inc_value("simhash/index/errors")
+        self._log_once(f"index {operation}", error, self.config.index_uri)
+        if self.config.on_index_error == "stop":
+            self._stop()
+
+    def _log_once(self, where: str, error: Exception, subject: str) -> None:
+        cause = f"{where}:{type(error).__name__}"
+        if cause in self._logged_causes:
+            return
+        self._logged_causes.add(cause)
+        logger.error(
+            "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
+            "(SIMHASH_ON_INDEX_ERROR=%r)",
+            where, subject, type(error).__name__, error, type(error).__name__,
+            self.config.on_index_error, exc_info=error, extra={"crawler": self.crawler},
+        )
+
+    def _stop(self) -> None:
+        if self._stopping:
+            return
+        self._stopping = True
+        engine = self.crawler.engine
+        if engine is None:
+            return
+        if hasattr(engine, "close_spider_async"):  # Scrapy >= 2.14
+            from scrapy.utils.defer import deferred_from_coro
+
+            deferred_from_coro(engine.close_spider_async(reason=STOP_REASON))
+        else:  # pragma: no cover - Scrapy 2.13
+            engine.close_spider(self.crawler.spider, STOP_REASON)

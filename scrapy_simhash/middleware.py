@@ -1,0 +1,105 @@
+"""Downloader middleware: drop near-duplicate HTML responses before the spider callback runs.
+
+Enable it with one line (or through :class:`scrapy_simhash.Addon`)::
+
+    DOWNLOADER_MIDDLEWARES = {"scrapy_simhash.SimhashDownloaderMiddleware": PRIORITY}
+
+``process_response`` runs in *decreasing* priority order, so a priority below 550 sees the
+response after RetryMiddleware (550), HttpCompressionMiddleware (590) and RedirectMiddleware (600)
+have handled it: the final, decompressed, post-redirect response (MetaRefreshMiddleware, 580, too).
+:data:`PRIORITY` is 540, just below them, so the middlewares under it (e.g. user agent or proxy
+ones around 400-500) never see a dropped response. A dropped response raises ``IgnoreRequest``;
+a kept one carries its fingerprint in ``response.meta["simhash"]``: an int (the SimHash
+fingerprint; for the other algorithms, a 64-bit digest of their signature).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse
+
+from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.settings import load_config
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Request, Response
+
+logger = logging.getLogger(__name__)
+
+#: Below RetryMiddleware (550): see the final, decompressed, post-redirect response.
+PRIORITY = 540
+META_SKIP = "dont_simhash"
+META_FINGERPRINT = "simhash"
+
+
+class NearDuplicatePage(IgnoreRequest):
+    """The response is a near-duplicate of a page already crawled (the callback never runs)."""
+
+    def __init__(self, url: str, duplicate_of: str | None, distance: int | None) -> None:
+        if duplicate_of is None:
+            message = f"{url} dropped: simhash index error (SIMHASH_ON_INDEX_ERROR='drop')"
+        else:
+            message = f"{url} is a near-duplicate of {duplicate_of} (distance {distance})"
+        super().__init__(message)
+        self.url = url
+        self.duplicate_of = duplicate_of
+        self.distance = distance
+
+
+class SimhashDownloaderMiddleware:
+    """Fingerprints HTML responses and drops near-duplicates with :class:`NearDuplicatePage`."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        config = load_config(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("SIMHASH_ENABLED is False")
+        self.crawler = crawler
+        self.max_body_size = config.max_body_size
+        self.dedup = Deduplicator(crawler, config, build_detector(config), "pages")
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SimhashDownloaderMiddleware:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Any = None) -> None:
+        self.dedup.open()
+
+    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        self.dedup.close()
+
+    def process_response(
+        self, request: Request, response: Response, spider: Any = None
+    ) -> Response:
+        outcome_reason = self._skip_reason(request, response)
+        if outcome_reason is not None:
+            self.dedup.skip(outcome_reason)
+            return response
+        outcome = self.dedup.check(
+            response.url, lambda: self.dedup.detector.signature_tree(response.selector.root)
+        )
+        if outcome.dropped:
+            duplicate_of = outcome.match.key if outcome.match else None
+            distance = outcome.match.distance if outcome.match else None
+            raise NearDuplicatePage(response.url, duplicate_of, distance)
+        if outcome.fingerprint is not None:
+            # request.meta becomes response.meta once the response is tied to its request
+            request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
+        return response
+
+    def _skip_reason(self, request: Request, response: Response) -> str | None:
+        if request.meta.get(META_SKIP):
+            return "dont_simhash"
+        if not 200 <= response.status < 300:
+            return "status"
+        if not isinstance(response, HtmlResponse):
+            return "not_html"
+        if len(response.body) > self.max_body_size:
+            return "too_large"
+        return None

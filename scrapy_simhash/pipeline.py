@@ -1,0 +1,104 @@
+"""Item pipeline: drop items whose text is a near-duplicate of an earlier item's.
+
+Enable it with one line (or through :class:`scrapy_simhash.Addon`)::
+
+    ITEM_PIPELINES = {"scrapy_simhash.SimhashPipeline": 300}
+
+The text is the item's ``SIMHASH_ITEM_FIELDS`` joined in order (missing or empty fields are left
+out; list values are joined too); the item is keyed by its ``SIMHASH_ITEM_KEY_FIELD`` (``url``) so a
+drop names the item it duplicates. Items keep their own index namespace (``items``), apart from
+the downloader middleware's ``pages``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import DropItem, NotConfigured
+
+from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.settings import load_config
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+PRIORITY = 300
+
+
+class NearDuplicateItem(DropItem):
+    """The item is a near-duplicate of an earlier one; Scrapy counts it under
+    ``item_dropped_reasons_count/NearDuplicateItem``."""
+
+    def __init__(self, key: str, duplicate_of: str | None, distance: int | None) -> None:
+        if duplicate_of is None:
+            message = f"{key} dropped: simhash index error (SIMHASH_ON_INDEX_ERROR='drop')"
+        else:
+            message = f"Near-duplicate of {duplicate_of} (distance {distance}): {key}"
+        super().__init__(message, log_level="DEBUG")  # an expected outcome, not a warning
+        self.key = key
+        self.duplicate_of = duplicate_of
+        self.distance = distance
+
+
+def item_text(adapter: ItemAdapter, fields: tuple[str, ...]) -> str:
+    """The configured fields' text, joined by newlines."""
+    parts: list[str] = []
+    for name in fields:
+        value = adapter.get(name)
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            parts.extend(str(part) for part in value if part)
+        elif value != "":
+            parts.append(str(value))
+    return "\n".join(parts)
+
+
+class SimhashPipeline:
+    """Fingerprints each item's text fields and drops near-duplicates with NearDuplicateItem."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        config = load_config(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("SIMHASH_ENABLED is False")
+        self.crawler = crawler
+        self.fields = config.item_fields
+        self.key_field = config.item_key_field
+        self.dedup = Deduplicator(crawler, config, build_detector(config), "items")
+        self._unkeyed = 0
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SimhashPipeline:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Any = None) -> None:
+        self.dedup.open()
+
+    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        self.dedup.close()
+
+    def process_item(self, item: Any, spider: Any = None) -> Any:
+        adapter = ItemAdapter(item)
+        text = item_text(adapter, self.fields)
+        if not text.strip():
+            self.dedup.skip("no_text")
+            return item
+        key = self._key(adapter)
+        outcome = self.dedup.check(key, lambda: self.dedup.detector.signature(text))
+        if outcome.dropped:
+            match = outcome.match
+            raise NearDuplicateItem(
+                key, match.key if match else None, match.distance if match else None
+            )
+        return item
+
+    def _key(self, adapter: ItemAdapter) -> str:
+        value = adapter.get(self.key_field) if self.key_field else None
+        if value:
+            return str(value)
+        self._unkeyed += 1
+        return f"item-{self._unkeyed}"

@@ -1,0 +1,122 @@
+"""What the middleware and the pipeline of one crawl share: the duplicate report and the summary.
+
+The duplicate report is a JSON-lines file (``SIMHASH_REPORT_FILE``), one object per dropped page
+or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``. The summary is one
+INFO line logged when the last simhash component of the crawl closes, built from the crawl stats.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, ClassVar
+from weakref import WeakKeyDictionary
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "simhash/"
+
+
+class DuplicateReport:
+    """A JSON-lines file of dropped duplicates, rewritten by each crawl."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._file: IO[str] | None = None
+
+    def open(self) -> None:
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("w", encoding="utf-8")
+
+    def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None) -> None:
+        if self._file is None:
+            self.open()
+        assert self._file is not None
+        row = {"kind": kind, "url": url, "duplicate_of": duplicate_of, "distance": distance}
+        self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+class CrawlSession:
+    """Per-crawler state shared by the simhash components (report file, one summary line)."""
+
+    _sessions: ClassVar[WeakKeyDictionary[Crawler, CrawlSession]] = WeakKeyDictionary()
+
+    def __init__(self, crawler: Crawler, report_file: str | None) -> None:
+        self.crawler = crawler
+        self.report = DuplicateReport(report_file) if report_file else None
+        self._open_components: set[str] = set()
+
+    @classmethod
+    def of(cls, crawler: Crawler, report_file: str | None) -> CrawlSession:
+        """The crawler's session, created by its first simhash component."""
+        session = cls._sessions.get(crawler)
+        if session is None:
+            session = cls._sessions[crawler] = cls(crawler, report_file)
+        return session
+
+    def component_opened(self, name: str) -> None:
+        if self.report is not None:
+            self.report.open()
+        self._open_components.add(name)
+
+    def record_duplicate(
+        self, kind: str, url: str, duplicate_of: str | None, distance: int | None
+    ) -> None:
+        if self.report is not None:
+            self.report.write(kind, url, duplicate_of, distance)
+
+    def component_closed(self, name: str) -> None:
+        """Close the report and log the summary once every component has closed."""
+        self._open_components.discard(name)
+        if self._open_components:
+            return
+        if self.report is not None:
+            self.report.close()
+        stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
+        logger.info("%s", summary_line(stats), extra={"crawler": self.crawler})
+
+
+def summary_line(stats: dict) -> str:
+    """One line from the ``simhash/`` stats, e.g. ``Simhash: pages 40 checked, 9 dropped ...``."""
+
+    def count(key: str) -> int:
+        return int(stats.get(STATS_PREFIX + key, 0))
+
+    parts = []
+    for namespace in ("pages", "items"):
+        checked = count(f"{namespace}/checked")
+        skips = {
+            key.rsplit("/", 1)[1]: int(value)
+            for key, value in sorted(stats.items())
+            if key.startswith(f"{STATS_PREFIX}{namespace}/skipped/")
+        }
+        if not checked and not skips:
+            continue
+        text = (
+            f"{namespace} {checked} checked, {count(f'{namespace}/dropped')} dropped as "
+            f"near-duplicates, {count(f'{namespace}/kept')} kept"
+        )
+        if skips:
+            detail = ", ".join(f"{reason} {number}" for reason, number in skips.items())
+            text += f", {sum(skips.values())} skipped ({detail})"
+        seconds = float(stats.get(f"{STATS_PREFIX}time/{namespace}/fingerprint", 0.0)) + float(
+            stats.get(f"{STATS_PREFIX}time/{namespace}/index", 0.0)
+        )
+        if checked:
+            text += f", {1000 * seconds / checked:.2f} ms each"
+        text += f"; index holds {count(f'index/{namespace}/size')}"
+        parts.append(text)
+    errors = count("index/errors")
+    if errors:
+        parts.append(f"{errors} index errors")
+    return "Simhash: " + ("; ".join(parts) if parts else "nothing checked")

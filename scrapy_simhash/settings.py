@@ -1,0 +1,232 @@
+"""The ``SIMHASH_*`` Scrapy settings: their defaults, and reading + validating them at start-up.
+
+Every setting is read once, when a component is built (``from_crawler``); a bad value raises
+:class:`SimhashSettingError`, which names the setting, the value and what is allowed, so the
+crawl fails at start-up instead of misbehaving later. Fingerprint settings left at ``None`` use the
+library's defaults (:class:`~scrapy_simhash.fingerprint.Fingerprinter`), so tuning the library
+tunes the crawl.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scrapy.settings import BaseSettings
+from scrapy.utils.misc import load_object
+
+from scrapy_simhash.detectors import ALGORITHMS
+
+ON_INDEX_ERROR_CHOICES = ("keep", "drop", "stop")
+INDEX_SCHEMES = ("memory", "sqlite", "redis", "rediss", "unix")
+
+#: Every setting with its default value (``None``: the library's default).
+DEFAULTS: dict[str, Any] = {
+    "SIMHASH_ENABLED": True,
+    "SIMHASH_ALGORITHM": "simhash",
+    "SIMHASH_ALGORITHM_OPTIONS": {},
+    "SIMHASH_INDEX_URI": "memory://",
+    "SIMHASH_INDEX_OPTIONS": {},
+    "SIMHASH_BITS": None,
+    "SIMHASH_MAX_DISTANCE": None,
+    "SIMHASH_TOKENIZER": None,
+    "SIMHASH_FEATURES": None,
+    "SIMHASH_WEIGHTING": None,
+    "SIMHASH_MIN_TOKENS": None,
+    "SIMHASH_FOLD_TRADITIONAL": None,
+    "SIMHASH_EXTRACTOR": None,
+    "SIMHASH_FINGERPRINT_OPTIONS": {},
+    "SIMHASH_ITEM_FIELDS": ["title", "body"],
+    "SIMHASH_ITEM_KEY_FIELD": "url",
+    "SIMHASH_ON_INDEX_ERROR": "keep",
+    "SIMHASH_REPORT_FILE": None,
+    "SIMHASH_MAX_BODY_SIZE": 10 * 1024 * 1024,
+}
+
+#: Fingerprinter keyword argument -> the setting that holds it.
+FINGERPRINT_SETTINGS: dict[str, str] = {
+    "bits": "SIMHASH_BITS",
+    "max_distance": "SIMHASH_MAX_DISTANCE",
+    "tokenizer": "SIMHASH_TOKENIZER",
+    "features": "SIMHASH_FEATURES",
+    "weighting": "SIMHASH_WEIGHTING",
+    "min_tokens": "SIMHASH_MIN_TOKENS",
+    "fold_traditional": "SIMHASH_FOLD_TRADITIONAL",
+    "extractor": "SIMHASH_EXTRACTOR",
+}
+
+
+class SimhashSettingError(ValueError):
+    """A ``SIMHASH_*`` setting has a value the plugin cannot use (raised at start-up)."""
+
+    def __init__(self, name: str, value: Any, allowed: str) -> None:
+        super().__init__(f"{name}={value!r} is invalid: {allowed}")
+        self.setting = name
+
+
+@dataclass(frozen=True)
+class SimhashConfig:
+    """The validated ``SIMHASH_*`` settings of one crawler."""
+
+    enabled: bool = True
+    algorithm: str = "simhash"
+    algorithm_options: dict[str, Any] = field(default_factory=dict)
+    index_uri: str = "memory://"
+    index_options: dict[str, Any] = field(default_factory=dict)
+    fingerprint_kwargs: dict[str, Any] = field(default_factory=dict)
+    item_fields: tuple[str, ...] = ("title", "body")
+    item_key_field: str | None = "url"
+    on_index_error: str = "keep"
+    report_file: str | None = None
+    max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
+
+
+def _raw(settings: BaseSettings, name: str) -> Any:
+    return settings.get(name, DEFAULTS[name])
+
+
+def read_bool(settings: BaseSettings, name: str) -> bool | None:
+    """A boolean setting; accepts bools, 0/1 and the strings true/false/yes/no/on/off."""
+    value = _raw(settings, name)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+    raise SimhashSettingError(name, value, "allowed values are True or False")
+
+
+def read_int(
+    settings: BaseSettings, name: str, *, minimum: int, maximum: int | None = None
+) -> int | None:
+    """An integer setting within [minimum, maximum] (``None`` passes through)."""
+    value = _raw(settings, name)
+    if value is None:
+        return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    bounds = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
+    if number is None or number < minimum or (maximum is not None and number > maximum):
+        raise SimhashSettingError(name, value, f"expected {bounds}")
+    return number
+
+
+def read_choice(settings: BaseSettings, name: str, choices: tuple[str, ...]) -> str:
+    value = _raw(settings, name)
+    if not isinstance(value, str) or value.strip().lower() not in choices:
+        allowed = ", ".join(repr(choice) for choice in choices)
+        raise SimhashSettingError(name, value, f"allowed values are {allowed}")
+    return value.strip().lower()
+
+
+def read_str_list(settings: BaseSettings, name: str) -> tuple[str, ...]:
+    """A non-empty list of names; a comma-separated string is accepted (command line ``-s``)."""
+    value = _raw(settings, name)
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",")]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise SimhashSettingError(name, value, "expected a non-empty list of field names")
+    if not all(isinstance(part, str) and part for part in value):
+        raise SimhashSettingError(name, value, "expected a non-empty list of field names")
+    return tuple(value)
+
+
+def read_dict(settings: BaseSettings, name: str) -> dict[str, Any]:
+    value = _raw(settings, name)
+    if value is None:
+        return {}
+    if isinstance(value, BaseSettings):
+        return value.copy_to_dict()
+    if isinstance(value, str):
+        try:
+            return dict(settings.getdict(name))
+        except ValueError as error:
+            raise SimhashSettingError(name, value, "expected a dict (or a JSON object)") from error
+    if not isinstance(value, Mapping):
+        raise SimhashSettingError(name, value, "expected a dict (or a JSON object)")
+    return dict(value)
+
+
+def read_index_uri(settings: BaseSettings) -> str:
+    """``memory://``, ``sqlite:///path.db``, ``redis://...`` or an index class's dotted path."""
+    name = "SIMHASH_INDEX_URI"
+    value = _raw(settings, name)
+    allowed = "expected memory://, sqlite:///path/to.db, redis://host:port/db or a class path"
+    if not isinstance(value, str) or not value.strip():
+        raise SimhashSettingError(name, value, allowed)
+    uri = value.strip()
+    if "://" in uri:
+        scheme = uri.split("://", 1)[0].lower()
+        if scheme not in INDEX_SCHEMES:
+            raise SimhashSettingError(name, value, allowed)
+        return uri
+    try:
+        load_object(uri)
+    except (ImportError, NameError, ValueError, AttributeError) as error:
+        raise SimhashSettingError(name, value, f"{allowed} ({error})") from error
+    return uri
+
+
+def read_report_file(settings: BaseSettings) -> str | None:
+    name = "SIMHASH_REPORT_FILE"
+    value = _raw(settings, name)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise SimhashSettingError(name, value, "expected a file path (str) or None")
+    return value
+
+
+def read_fingerprint_kwargs(settings: BaseSettings) -> dict[str, Any]:
+    """Keyword arguments for the Fingerprinter: only the settings that are not ``None``."""
+    kwargs = read_dict(settings, "SIMHASH_FINGERPRINT_OPTIONS")
+    readers = {
+        "bits": lambda name: read_int(settings, name, minimum=8),
+        "max_distance": lambda name: read_int(settings, name, minimum=0),
+        "min_tokens": lambda name: read_int(settings, name, minimum=0),
+        "fold_traditional": lambda name: read_bool(settings, name),
+    }
+    for argument, name in FINGERPRINT_SETTINGS.items():
+        reader = readers.get(argument, lambda name: _raw(settings, name))
+        value = reader(name)
+        if value is not None:
+            kwargs[argument] = value
+    return kwargs
+
+
+def load_config(settings: BaseSettings) -> SimhashConfig:
+    """Read and validate every ``SIMHASH_*`` setting; raises :class:`SimhashSettingError`."""
+    return SimhashConfig(
+        enabled=bool(read_bool(settings, "SIMHASH_ENABLED")),
+        algorithm=read_choice(settings, "SIMHASH_ALGORITHM", ALGORITHMS),
+        algorithm_options=read_dict(settings, "SIMHASH_ALGORITHM_OPTIONS"),
+        index_uri=read_index_uri(settings),
+        index_options=read_dict(settings, "SIMHASH_INDEX_OPTIONS"),
+        fingerprint_kwargs=read_fingerprint_kwargs(settings),
+        item_fields=read_str_list(settings, "SIMHASH_ITEM_FIELDS"),
+        item_key_field=_raw(settings, "SIMHASH_ITEM_KEY_FIELD") or None,
+        on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
+        report_file=read_report_file(settings),
+        max_body_size=read_int(settings, "SIMHASH_MAX_BODY_SIZE", minimum=1)
+        or DEFAULTS["SIMHASH_MAX_BODY_SIZE"],
+    )
+
+
+def setting_for_error(error: Exception, kwargs: Mapping[str, Any]) -> str:
+    """The setting a Fingerprinter ValueError is about: the parameter its message names first."""
+    message = str(error)
+    positions = {arg: message.find(arg) for arg in kwargs if arg in message}
+    if positions:
+        first = min(positions, key=lambda arg: (positions[arg], -len(arg)))
+        return FINGERPRINT_SETTINGS.get(first, "SIMHASH_FINGERPRINT_OPTIONS")
+    named = [FINGERPRINT_SETTINGS[arg] for arg in kwargs if arg in FINGERPRINT_SETTINGS]
+    return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS"

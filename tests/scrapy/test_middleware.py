@@ -1,0 +1,161 @@
+"""The downloader middleware, built through get_crawler and fed responses directly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.middleware import NearDuplicatePage, SimhashDownloaderMiddleware
+
+ARTICLE = " ".join(
+    f"Sentence {n} tells how the river ferry crossed the harbour with {n} passengers aboard."
+    for n in range(40)
+)
+OTHER = " ".join(
+    f"Paragraph {n} explains why orchard growers light small fires on frosty spring nights."
+    for n in range(40)
+)
+
+
+def page(url: str, text: str, *, status: int = 200, meta: dict | None = None) -> HtmlResponse:
+    body = f"<html><body><h1>Story</h1><article><p>{text}</p></article></body></html>"
+    return HtmlResponse(url, status=status, body=body.encode(), encoding="utf-8",
+                        request=Request(url, meta=meta or {}))
+
+
+@pytest.fixture
+def build():
+    made = []
+
+    def _build(**settings):
+        crawler = get_crawler(Spider, settings)
+        crawler.spider = crawler._create_spider("test")
+        middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
+        middleware.spider_opened()
+        made.append(middleware)
+        return middleware, crawler.stats
+
+    yield _build
+    for middleware in made:
+        middleware.spider_closed()
+
+
+def process(middleware, response):
+    return middleware.process_response(response.request, response)
+
+
+def test_disabled_raises_not_configured():
+    with pytest.raises(NotConfigured):
+        SimhashDownloaderMiddleware.from_crawler(get_crawler(Spider, {"SIMHASH_ENABLED": False}))
+
+
+def test_keeps_first_drops_near_duplicate_and_names_it(build):
+    middleware, stats = build()
+    first = page("http://a.test/1", ARTICLE)
+    assert process(middleware, first) is first
+    assert isinstance(first.request.meta["simhash"], int)
+    with pytest.raises(NearDuplicatePage) as dropped:
+        process(middleware, page("http://a.test/1?utm_source=x", ARTICLE))
+    assert isinstance(dropped.value, IgnoreRequest)
+    assert dropped.value.duplicate_of == "http://a.test/1"
+    assert dropped.value.distance == 0
+    assert "near-duplicate of http://a.test/1 (distance 0)" in str(dropped.value)
+    kept = page("http://a.test/2", OTHER)
+    assert process(middleware, kept) is kept
+    assert stats.get_value("simhash/pages/checked") == 3
+    assert stats.get_value("simhash/pages/kept") == 2
+    assert stats.get_value("simhash/pages/dropped") == 1
+
+
+@pytest.mark.parametrize(
+    ("response", "reason"),
+    [
+        (Response("http://a.test/f.pdf", body=b"%PDF-1.4", request=Request("http://a.test/f.pdf")),
+         "not_html"),
+        (TextResponse("http://a.test/t.txt", body=ARTICLE.encode(), encoding="utf-8",
+                      request=Request("http://a.test/t.txt")), "not_html"),
+        (page("http://a.test/404", ARTICLE, status=404), "status"),
+        (page("http://a.test/short", "Too short."), "too_short"),
+        (page("http://a.test/opt-out", ARTICLE, meta={"dont_simhash": True}), "dont_simhash"),
+    ],
+)
+def test_skipped_responses_pass_untouched_and_are_counted(build, response, reason):
+    middleware, stats = build()
+    assert process(middleware, response) is response
+    assert stats.get_value(f"simhash/pages/skipped/{reason}") == 1
+    assert not stats.get_value("simhash/pages/dropped")
+
+
+def test_dont_simhash_does_not_store_the_page(build):
+    middleware, _ = build()
+    process(middleware, page("http://a.test/1", ARTICLE, meta={"dont_simhash": True}))
+    response = page("http://a.test/2", ARTICLE)
+    assert process(middleware, response) is response
+
+
+def test_huge_and_binary_bodies_never_raise(build):
+    middleware, stats = build(SIMHASH_MAX_BODY_SIZE=1000)
+    huge = page("http://a.test/huge", ARTICLE * 10)
+    assert process(middleware, huge) is huge
+    binary = HtmlResponse("http://a.test/bin", body=bytes(range(256)) * 3,
+                          request=Request("http://a.test/bin"))
+    assert process(middleware, binary) is binary
+    assert stats.get_value("simhash/pages/skipped/too_large") == 1
+
+
+class BrokenIndex:
+    """An index whose every call fails (dotted-path backend)."""
+
+    def __init__(self, **kwargs):
+        pass
+
+    def check_and_add(self, key, fingerprint):
+        raise OSError("disk on fire")
+
+    def __len__(self):
+        return 0
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize(("policy", "dropped"), [("keep", False), ("drop", True)])
+def test_index_errors_follow_the_policy_and_are_logged_once(build, caplog, policy, dropped):
+    middleware, stats = build(SIMHASH_INDEX_URI=f"{__name__}.BrokenIndex",
+                              SIMHASH_ON_INDEX_ERROR=policy)
+    for n in range(3):
+        response = page(f"http://a.test/{n}", ARTICLE)
+        if dropped:
+            with pytest.raises(NearDuplicatePage, match="index error"):
+                process(middleware, response)
+        else:
+            assert process(middleware, response) is response
+    assert stats.get_value("simhash/index/errors") == 3
+    assert len([r for r in caplog.records if "disk on fire" in r.getMessage()]) == 1
+
+
+def test_report_file_lists_dropped_pages(build, tmp_path):
+    report = tmp_path / "out" / "dups.jsonl"
+    middleware, _ = build(SIMHASH_REPORT_FILE=str(report))
+    process(middleware, page("http://a.test/1", ARTICLE))
+    with pytest.raises(NearDuplicatePage):
+        process(middleware, page("http://a.test/1/print", ARTICLE))
+    middleware.spider_closed()
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    assert rows == [{"kind": "page", "url": "http://a.test/1/print",
+                     "duplicate_of": "http://a.test/1", "distance": 0}]
+
+
+def test_summary_line_is_logged_at_close(build, caplog):
+    middleware, _ = build()
+    process(middleware, page("http://a.test/1", ARTICLE))
+    caplog.set_level("INFO")
+    middleware.spider_closed()
+    summary = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Simhash:")]
+    assert len(summary) == 1
+    assert "pages 1 checked, 0 dropped" in summary[0]

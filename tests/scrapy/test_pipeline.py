@@ -1,0 +1,62 @@
+"""The item pipeline, built through get_crawler."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import DropItem
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.pipeline import NearDuplicateItem, SimhashPipeline
+
+BODY = " ".join(f"Line {n}: the seed library lends beans and squash to {n} gardeners."
+                for n in range(30))
+OTHER = " ".join(f"Line {n}: night buses need shelters with lights for {n} riders."
+                 for n in range(30))
+
+
+@pytest.fixture
+def pipeline_and_stats():
+    def _build(**settings):
+        crawler = get_crawler(Spider, settings)
+        pipeline = SimhashPipeline.from_crawler(crawler)
+        pipeline.spider_opened()
+        return pipeline, crawler.stats
+
+    return _build
+
+
+def test_drops_near_duplicate_item_naming_the_original_and_distance(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    first = {"url": "http://a.test/1", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(first) is first
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY})
+    assert isinstance(dropped.value, DropItem)
+    assert "Near-duplicate of http://a.test/1 (distance 0)" in str(dropped.value)
+    other = {"url": "http://a.test/2", "title": "Buses", "body": OTHER}
+    assert pipeline.process_item(other) is other
+    assert stats.get_value("simhash/items/dropped") == 1
+    assert stats.get_value("simhash/items/kept") == 2
+    pipeline.spider_closed()
+    assert stats.get_value("simhash/index/items/size") == 2
+
+
+def test_item_fields_setting_chooses_the_text(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_ITEM_FIELDS=["text"])
+    assert pipeline.process_item({"title": "x", "body": BODY}) is not None
+    assert stats.get_value("simhash/items/skipped/no_text") == 1
+    pipeline.process_item({"text": [BODY[:200], BODY[200:]]})
+    with pytest.raises(NearDuplicateItem, match="item-2"):
+        pipeline.process_item({"text": BODY})
+
+
+def test_pages_and_items_use_separate_namespaces(pipeline_and_stats):
+    from scrapy_simhash.middleware import SimhashDownloaderMiddleware
+
+    pipeline, _ = pipeline_and_stats()
+    middleware = SimhashDownloaderMiddleware.from_crawler(pipeline.crawler)
+    middleware.spider_opened()
+    assert middleware.dedup.index is not pipeline.dedup.index
+    assert pipeline.dedup.index.namespace == "items"
+    assert middleware.dedup.index.namespace == "pages"

@@ -1,0 +1,80 @@
+"""SIMHASH_* settings: defaults, and bad values failing at start-up with the setting's name."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Spider
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.middleware import SimhashDownloaderMiddleware
+from scrapy_simhash.pipeline import SimhashPipeline
+from scrapy_simhash.settings import SimhashSettingError, load_config
+
+
+def config(**settings):
+    return load_config(get_crawler(Spider, settings).settings)
+
+
+def test_defaults():
+    loaded = config()
+    assert loaded.enabled is True
+    assert loaded.index_uri == "memory://"
+    assert loaded.fingerprint_kwargs == {}  # the library's defaults
+    assert loaded.item_fields == ("title", "body")
+    assert loaded.on_index_error == "keep"
+    assert loaded.report_file is None
+
+
+def test_values_are_read():
+    loaded = config(SIMHASH_BITS="128", SIMHASH_MAX_DISTANCE=6, SIMHASH_ITEM_FIELDS="title, text",
+                    SIMHASH_ON_INDEX_ERROR="DROP", SIMHASH_FOLD_TRADITIONAL="true",
+                    SIMHASH_INDEX_URI="sqlite:///seen.db")
+    assert loaded.fingerprint_kwargs == {"bits": 128, "max_distance": 6, "fold_traditional": True}
+    assert loaded.item_fields == ("title", "text")
+    assert loaded.on_index_error == "drop"
+    assert loaded.index_uri == "sqlite:///seen.db"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("SIMHASH_ENABLED", "maybe", "True or False"),
+        ("SIMHASH_ALGORITHM", "lsh", "'simhash', 'minhash', 'ksentence', 'exact'"),
+        ("SIMHASH_ALGORITHM_OPTIONS", "not a dict", "dict"),
+        ("SIMHASH_BITS", "many", "integer"),
+        ("SIMHASH_MAX_DISTANCE", -1, "integer >= 0"),
+        ("SIMHASH_MIN_TOKENS", 2.5, "integer"),
+        ("SIMHASH_FOLD_TRADITIONAL", "sometimes", "True or False"),
+        ("SIMHASH_ITEM_FIELDS", [], "list of field names"),
+        ("SIMHASH_ON_INDEX_ERROR", "ignore", "'keep', 'drop', 'stop'"),
+        ("SIMHASH_INDEX_URI", "ftp://example.com/x", "memory://"),
+        ("SIMHASH_INDEX_URI", "no_such_package.Index", "memory://"),
+        ("SIMHASH_INDEX_OPTIONS", 3, "dict"),
+        ("SIMHASH_FINGERPRINT_OPTIONS", [1], "dict"),
+        ("SIMHASH_REPORT_FILE", 12, "file path"),
+        ("SIMHASH_MAX_BODY_SIZE", 0, "integer >= 1"),
+    ],
+)
+def test_bad_value_names_the_setting_and_what_is_allowed(name, value, allowed):
+    with pytest.raises(SimhashSettingError, match=name) as raised:
+        config(**{name: value})
+    assert allowed in str(raised.value)
+    assert raised.value.setting == name
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SIMHASH_BITS", 48),
+        ("SIMHASH_MAX_DISTANCE", 65),
+        ("SIMHASH_TOKENIZER", "letters"),
+        ("SIMHASH_FEATURES", "sentences"),
+        ("SIMHASH_WEIGHTING", "bm25"),
+        ("SIMHASH_EXTRACTOR", "no-such-extractor"),
+    ],
+)
+@pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline])
+def test_fingerprint_settings_are_checked_when_the_component_is_built(component, name, value):
+    crawler = get_crawler(Spider, {name: value})
+    with pytest.raises(SimhashSettingError, match=name):
+        component.from_crawler(crawler)
