@@ -11,24 +11,28 @@ from typing import Any
 from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.simhash import hamming_distance, simhash
 
-__all__ = [
-    "Addon",
-    "Fingerprinter",
-    "Match",
-    "extract_main_text",
-    "hamming_distance",
-    "is_near_duplicate",
-    "open_index",
-    "simhash",
-]
-
 _LAZY = {
+    # Scrapy components
     "Addon": "scrapy_simhash.addon",
+    "SimhashDownloaderMiddleware": "scrapy_simhash.middleware",
+    "NearDuplicatePage": "scrapy_simhash.middleware",
+    "SimhashPipeline": "scrapy_simhash.pipeline",
+    "NearDuplicateItem": "scrapy_simhash.pipeline",
+    # index
     "open_index": "scrapy_simhash.index",
     "Match": "scrapy_simhash.index",
+    "NearDuplicateIndex": "scrapy_simhash.index",
+    "NearDuplicateIndexError": "scrapy_simhash.index",
+    "IndexParameterMismatch": "scrapy_simhash.index",
+    # extraction and detectors
     "extract_main_text": "scrapy_simhash.extract",
+    "get_extractor": "scrapy_simhash.extract",
     "is_near_duplicate": "scrapy_simhash.detectors",
+    "get_detector": "scrapy_simhash.detectors",
+    "ALGORITHMS": "scrapy_simhash.detectors",
 }
+
+__all__ = ["Fingerprinter", "hamming_distance", "simhash", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:
@@ -38,3 +42,7 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,0 +1,853 @@
+"""``scrapy-simhash``: near-duplicates after the crawl, from the command line.
+
+Commands: ``dedup`` (clean a feed export or a folder of pages), ``compare`` (explain one
+decision), ``index stats`` / ``index query`` (look into a stored index) and ``report`` (an HTML
+page of the duplicate clusters). Errors print one line naming the file, line or field and exit
+with status 2. The engine defaults (bits, distance, features...) are the library's: an option
+left out is not passed on, so the CLI follows :class:`~scrapy_simhash.Fingerprinter`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import multiprocessing
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from scrapy_simhash.records import (
+    AtomicWriter,
+    Record,
+    RecordError,
+    RecordReader,
+    RecordWriter,
+    UnknownField,
+    as_text,
+    field_value,
+    record_text,
+)
+
+PROG = "scrapy-simhash"
+DEFAULT_CHUNK = 512
+_MAX_WARNINGS = 20
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+# ----------------------------------------------------------------------------- detectors
+
+
+def detector_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The detector keyword arguments named on the command line (and only those)."""
+    names = ("bits", "max_distance", "features", "weighting", "tokenizer", "min_tokens",
+             "extractor", "threshold", "num_perm")
+    options = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    if args.fold_traditional:
+        options["fold_traditional"] = True
+    for item in args.option or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CliError(f"--option needs NAME=VALUE, got {item!r}")
+        options[name.replace("-", "_")] = _coerce(value)
+    return options
+
+
+def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
+    """The detector of ``algorithm`` with ``options``; bad values become a :class:`CliError`."""
+    from scrapy_simhash.detectors import get_detector
+
+    try:
+        detector = get_detector(algorithm, **options)
+        _ = detector.fingerprinter.extractor  # an unknown extractor fails now, not per page
+    except (ValueError, TypeError, ImportError) as error:
+        raise CliError(str(error)) from None
+    return detector
+
+
+def _coerce(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+# Signatures are computed here or in worker processes; a worker builds its own detector once.
+_WORKER_DETECTOR: Any = None
+
+
+def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
+    global _WORKER_DETECTOR
+    from scrapy_simhash.detectors import get_detector
+
+    _WORKER_DETECTOR = get_detector(algorithm, **options)
+
+
+def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
+    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``)."""
+    if kind == "html":
+        return [detector.signature_html(html, None, url) for html, url in items]
+    return [detector.signature(text) for text in items]
+
+
+def _sign_in_worker(kind: str, items: Sequence[Any]) -> list[Any]:
+    return sign_batch(_WORKER_DETECTOR, kind, items)
+
+
+# ----------------------------------------------------------------------------- dedup engine
+
+
+@dataclass
+class DedupSummary:
+    """What ``dedup`` did."""
+
+    records: int = 0
+    kept: int = 0
+    dropped: int = 0
+    unfingerprinted: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        rate = self.records / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"records {self.records}, kept {self.kept}, dropped {self.dropped}, "
+            f"unfingerprinted {self.unfingerprinted}, skipped {self.skipped} malformed, "
+            f"{self.seconds:.2f} s ({rate:.0f} records/s)"
+        )
+
+
+@dataclass
+class Duplicate:
+    """One dropped record: its id, the kept record it duplicates, and their distance."""
+
+    id: str
+    duplicate_of: str
+    distance: int | float
+
+    def as_json(self) -> str:
+        row = {"id": self.id, "duplicate_of": self.duplicate_of, "distance": self.distance}
+        return json.dumps(row, ensure_ascii=False)
+
+
+class ClusterKeeper:
+    """Keeps the first record of each near-duplicate cluster, a chunk at a time.
+
+    The answer is exactly the one of the sequential loop ``index.check_and_add(key, signature)``
+    over the records in order: a record is compared with the index (earlier chunks, earlier
+    runs) through one ``query_many`` per chunk, and with the records kept earlier in its own
+    chunk; the nearest match wins, ties going to the earlier record. Kept records are added with
+    one ``add_many``. Indexes without ``query_many`` (the band indexes of MinHash, KSentence
+    and exact) fall back to ``check_and_add`` per record.
+    """
+
+    def __init__(self, detector: Any, index: Any) -> None:
+        self.index = index
+        self.batched = hasattr(index, "query_many") and detector.name == "simhash"
+        if self.batched:
+            self.max_distance = index.max_distance
+            self.words = index.bits // 64
+
+    def decide(self, keys: Sequence[str], signatures: Sequence[Any]) -> list[Any]:
+        """For each record: the Match it duplicates, or None (kept, or no signature)."""
+        if not self.batched:
+            return [
+                None if sig is None else self.index.check_and_add(key, sig)
+                for key, sig in zip(keys, signatures, strict=True)
+            ]
+        import numpy as np
+
+        from scrapy_simhash.index import Match
+        from scrapy_simhash.index.memory import popcount, split_words
+
+        results: list[Any] = [None] * len(keys)
+        positions = [i for i, sig in enumerate(signatures) if sig is not None]
+        if not positions:
+            return results
+        fingerprints = [signatures[i] for i in positions]
+        found = self.index.query_many(fingerprints)
+        words = split_words(fingerprints, self.words)
+        kept_rows: list[int] = []  # rows of `words` kept so far in this chunk
+        kept = np.empty_like(words)
+        for row, (position, matches) in enumerate(zip(positions, found, strict=True)):
+            best = matches[0] if matches else None
+            if kept_rows:
+                count = len(kept_rows)
+                distance = popcount(kept[:count, 0] ^ words[row, 0])
+                for w in range(1, self.words):
+                    distance = distance + popcount(kept[:count, w] ^ words[row, w])
+                nearest = int(distance.argmin())  # the first of equals: the earliest record
+                near = int(distance[nearest])
+                if near <= self.max_distance and (best is None or near < best.distance):
+                    other = positions[kept_rows[nearest]]
+                    best = Match(keys[other], signatures[other], near)
+            if best is None:
+                kept[len(kept_rows)] = words[row]
+                kept_rows.append(row)
+            else:
+                results[position] = best
+        self.index.add_many(
+            (keys[positions[row]], signatures[positions[row]]) for row in kept_rows
+        )
+        return results
+
+
+@dataclass
+class DedupJob:
+    """Everything ``dedup`` needs besides the records."""
+
+    fields: list[str]
+    id_field: str | None
+    html: bool
+    algorithm: str
+    options: dict[str, Any]
+    index_uri: str = "memory://"
+    namespace: str = "pages"
+    jobs: int = 1
+    chunk_size: int = DEFAULT_CHUNK
+    progress: bool = False
+    skipped: list[RecordError] = field(default_factory=list)
+
+
+def run_dedup(
+    reader: RecordReader,
+    job: DedupJob,
+    on_kept: Callable[[Record], None],
+    on_duplicate: Callable[[Duplicate], None],
+) -> DedupSummary:
+    """Deduplicate ``reader``'s records in input order; the first of each cluster is kept."""
+    started = time.perf_counter()
+    detector = build_detector(job.algorithm, job.options)
+    try:
+        index = detector.open_index(job.index_uri, namespace=job.namespace)
+    except ValueError as error:  # IndexParameterMismatch is a ValueError too
+        raise CliError(str(error)) from None
+    summary = DedupSummary()
+    keeper = ClusterKeeper(detector, index)
+    pool = _start_pool(job) if job.jobs > 1 else None
+    bar = _progress_bar(reader, job.progress)
+    try:
+        prepared = (_prepare(chunk, reader, job) for chunk in _chunked(reader, job.chunk_size))
+        for records, keys, signatures in _signed(prepared, detector, pool, job):
+            decisions = keeper.decide(keys, signatures)
+            for record, key, signature, match in zip(
+                records, keys, signatures, decisions, strict=True
+            ):
+                summary.records += 1
+                if match is None:
+                    summary.kept += 1
+                    summary.unfingerprinted += signature is None
+                    on_kept(record)
+                else:
+                    summary.dropped += 1
+                    on_duplicate(Duplicate(key, match.key, match.distance))
+            if bar is not None:
+                bar.update(reader.bytes_read - bar.n)
+                bar.set_postfix(records=summary.records, dropped=summary.dropped, refresh=False)
+        index.flush()
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        index.close()
+    summary.skipped = len(reader.skipped) + len(job.skipped)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _chunked(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
+    iterator = iter(records)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _prepare(
+    chunk: list[Record], reader: RecordReader, job: DedupJob
+) -> tuple[list[Record], list[str], str, list[Any]]:
+    """(records, ids, payload kind, payloads) of one chunk; bad records are dropped or fatal."""
+    records, keys, items = [], [], []
+    folder = reader.fmt == "html"
+    for record in chunk:
+        try:
+            key = _record_id(record, job, folder)
+        except UnknownField as missing:
+            if record.number == 1:
+                raise CliError(_unknown_field_message(reader, record, str(missing))) from None
+            error = RecordError(reader.path, record.line, f"record has no {missing!r} field")
+            if reader.on_error == "stop":
+                raise error from None
+            job.skipped.append(error)
+            continue
+        if folder:
+            items.append((record.data["html"], None))
+        else:
+            try:
+                text = record_text(record, job.fields)
+            except UnknownField as missing:
+                if record.number == 1:
+                    raise CliError(
+                        _unknown_field_message(reader, record, str(missing))
+                    ) from None
+                text = ""  # a later record without the field has no text: kept, unfingerprinted
+            items.append((text, _url(record)) if job.html else text)
+        records.append(record)
+        keys.append(key)
+    kind = "html" if folder or job.html else "text"
+    return records, keys, kind, items
+
+
+def _record_id(record: Record, job: DedupJob, folder: bool) -> str:
+    if job.id_field is None:
+        return record.data["path"] if folder else str(record.number)
+    return as_text(field_value(record.data, job.id_field))
+
+
+def _url(record: Record) -> str | None:
+    url = record.data.get("url")
+    return url if isinstance(url, str) else None
+
+
+def _unknown_field_message(reader: RecordReader, record: Record, name: str) -> str:
+    known = ", ".join(reader.fieldnames or list(record.data)) or "none"
+    line = 1 if reader.fieldnames is not None else record.line  # a CSV's fields: its header
+    return f"{reader.path}:{line}: unknown field {name!r} (fields: {known})"
+
+
+def _signed(
+    prepared: Iterable[tuple[list[Record], list[str], str, list[Any]]],
+    detector: Any,
+    pool: Any,
+    job: DedupJob,
+) -> Iterator[tuple[list[Record], list[str], list[Any]]]:
+    """Chunks with their signatures, in input order; with a pool, a few chunks run ahead."""
+    if pool is None:
+        for records, keys, kind, items in prepared:
+            yield records, keys, sign_batch(detector, kind, items)
+        return
+    pending: deque = deque()
+    slice_size = max(1, -(-job.chunk_size // (job.jobs * 2)))
+
+    def collect() -> tuple:
+        records, keys, futures = pending.popleft()
+        return records, keys, [sig for future in futures for sig in future.get()]
+
+    for records, keys, kind, items in prepared:
+        futures = [
+            pool.apply_async(_sign_in_worker, (kind, items[start : start + slice_size]))
+            for start in range(0, len(items), slice_size)
+        ]
+        pending.append((records, keys, futures))
+        if len(pending) > 2:
+            yield collect()
+    while pending:
+        yield collect()
+
+
+def _start_pool(job: DedupJob) -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return context.Pool(job.jobs, initializer=_init_worker, initargs=(job.algorithm, job.options))
+
+
+def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
+    if not wanted:
+        return None
+    from tqdm import tqdm
+
+    folder = reader.fmt == "html"
+    return tqdm(
+        total=reader.total_bytes,
+        unit="file" if folder else "B",
+        unit_scale=not folder,
+        desc="dedup",
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
+
+
+def cmd_dedup(args: argparse.Namespace) -> int:
+    path = Path(args.input)
+    try:
+        reader = RecordReader(path, args.format, args.on_error)
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if reader.fmt == "html" and args.field:
+        raise CliError("--field does not apply to a folder of HTML files (pages are read whole)")
+    if reader.fmt != "html" and not args.field:
+        raise CliError(f"{path}: name the text to compare with --field (repeat it for several)")
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    job = DedupJob(
+        fields=args.field or [],
+        id_field=args.id_field,
+        html=args.html,
+        algorithm=args.algorithm,
+        options=detector_options(args),
+        index_uri=args.index,
+        namespace=args.namespace,
+        jobs=args.jobs,
+        chunk_size=args.chunk_size,
+        progress=not args.quiet and sys.stderr.isatty(),
+    )
+    with AtomicWriter(args.out) as kept_stream, _maybe_writer(args.dups) as dups_stream:
+        writer = RecordWriter(kept_stream, reader)
+
+        def on_duplicate(duplicate: Duplicate) -> None:
+            if dups_stream is not None:
+                dups_stream.write(duplicate.as_json() + "\n")
+
+        try:
+            summary = run_dedup(reader, job, writer.write, on_duplicate)
+        except RecordError as error:
+            raise CliError(f"{error}; use --on-error skip to leave such records out") from None
+        writer.close()
+    for error in (reader.skipped + job.skipped)[:_MAX_WARNINGS]:
+        print(f"{PROG}: skipped {error}", file=sys.stderr)
+    if summary.skipped > _MAX_WARNINGS:
+        print(f"{PROG}: ... and {summary.skipped - _MAX_WARNINGS} more skipped", file=sys.stderr)
+    print(summary.line())
+    return 0
+
+
+class _NoWriter:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _maybe_writer(path: str | None) -> Any:
+    return AtomicWriter(path) if path else _NoWriter()
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    detector = build_detector(args.algorithm, detector_options(args))
+    fingerprinter = detector.fingerprinter
+    sides = []
+    for label, name, url in (("A", args.a, args.url_a), ("B", args.b, args.url_b)):
+        data = _read_input_file(name)
+        text = data.decode("utf-8", "replace") if args.text else fingerprinter.extract(
+            data, None, url
+        )
+        sides.append((label, name, text, detector.signature(text)))
+    for label, name, text, signature in sides:
+        tokens = len(fingerprinter.tokens(text))
+        print(f"{label}: {name}")
+        print(f"  main text    {len(text)} characters, {tokens} tokens")
+        if signature is None:
+            print(f"  fingerprint  none (fewer than {fingerprinter.min_tokens} tokens)")
+        else:
+            print(f"  fingerprint  {_signature_hex(detector, signature)}")
+    (_, _, text_a, sig_a), (_, _, text_b, sig_b) = sides
+    if sig_a is None or sig_b is None:
+        print("distance     not computed (a side has no fingerprint)")
+        print("verdict      not comparable: too little text")
+    else:
+        duplicate = detector.is_duplicate(sig_a, sig_b)
+        print(f"distance     {_distance_text(detector, sig_a, sig_b)}")
+        print(f"verdict      {'near-duplicate' if duplicate else 'different'}")
+    if args.diff:
+        diff = difflib.unified_diff(
+            text_a.splitlines(), text_b.splitlines(),
+            fromfile=f"A: {args.a}", tofile=f"B: {args.b}", lineterm="",
+        )
+        lines = list(diff)
+        print()
+        print("\n".join(lines) if lines else "(the extracted texts are identical)")
+    return 0
+
+
+def _read_input_file(name: str) -> bytes:
+    if "://" in name and not name.startswith("file://"):
+        raise CliError(
+            f"{name}: compare reads saved pages; download it first (e.g. curl -o page.html URL)"
+        )
+    path = Path(name.removeprefix("file://"))
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a folder, not a file") from None
+
+
+def _signature_hex(detector: Any, signature: Any) -> str:
+    if detector.name == "simhash":
+        return f"{signature:0{detector.bits // 4}x} ({detector.bits} bits)"
+    return f"{detector.fingerprint_of(signature):016x} ({detector.name} signature digest)"
+
+
+def _distance_text(detector: Any, a: Any, b: Any) -> str:
+    if detector.name == "simhash":
+        return (f"{detector.distance(a, b)} bits (near-duplicate at {detector.max_distance} "
+                "or fewer)")
+    if detector.name == "minhash":
+        return (f"{detector.distance(a, b):.3f} (estimated Jaccard {detector.estimate(a, b):.3f}, "
+                f"near-duplicate at {detector.threshold} or more)")
+    return f"{detector.distance(a, b):g} ({detector.name}: 0 means equal)"
+
+
+# ----------------------------------------------------------------------------- index
+
+
+def open_stored_index(uri: str, namespace: str) -> Any:
+    """A stored SimHash index opened with the parameters it was built with."""
+    from scrapy_simhash.fingerprint import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
+    from scrapy_simhash.index import IndexParameterMismatch, open_index
+
+    if uri.startswith("memory:"):
+        raise CliError("memory:// holds nothing once its process ends; name a stored index")
+    _check_sqlite_namespace(uri, namespace)
+    attempt: dict[str, Any] = {"bits": DEFAULT_BITS, "max_distance": DEFAULT_MAX_DISTANCE,
+                               "tables": None}
+    tried = []
+    for _ in range(4):
+        try:
+            return open_index(uri, namespace=namespace, params=None, **attempt)
+        except IndexParameterMismatch as mismatch:
+            tried.append(attempt)
+            attempt = _adopt_stored(mismatch.differences, attempt)
+            if attempt in tried:
+                raise CliError(str(mismatch)) from None
+        except (ValueError, ImportError, OSError) as error:
+            raise CliError(f"{uri}: {error}") from None
+    raise CliError(f"{uri}: cannot find the parameters this index was built with")
+
+
+def _adopt_stored(differences: dict[str, tuple[Any, Any]], attempt: dict[str, Any]) -> dict:
+    adopted = dict(attempt)
+    for name in ("bits", "max_distance"):
+        if name in differences and isinstance(differences[name][0], int):
+            adopted[name] = differences[name][0]
+    layout = differences.get("layout", (None, None))[0]
+    if isinstance(layout, str):
+        if layout.startswith("manku"):
+            adopted["tables"] = "manku"
+        elif not layout.startswith("blocks:"):
+            count = layout.split(":", 1)[-1].split("tables")[0].strip()
+            adopted["tables"] = int(count) if count.isdigit() else adopted["tables"]
+    return adopted
+
+
+def _check_sqlite_namespace(uri: str, namespace: str) -> None:
+    """A stored SQLite index must exist and hold the namespace: never create one by looking."""
+    if not uri.startswith("sqlite:"):
+        return
+    import sqlite3
+
+    rest = uri.split("://", 1)[1].split("?", 1)[0] if "://" in uri else ""
+    path = rest[1:] if rest.startswith("/") else rest
+    if not path:
+        raise CliError("sqlite:// is an empty in-memory database; name a file")
+    if not Path(path).is_file():
+        raise CliError(f"{path}: no such index file")
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            rows = conn.execute("SELECT DISTINCT namespace FROM simhash_meta").fetchall()
+    except sqlite3.Error:
+        raise CliError(f"{path}: not a scrapy-simhash index") from None
+    names = sorted(row[0] for row in rows)
+    if namespace not in names:
+        raise CliError(
+            f"{path}: no namespace {namespace!r} (namespaces: {', '.join(names) or 'none'})"
+        )
+
+
+def bucket_balance(index: Any) -> list[dict[str, Any]] | None:
+    """Per table: key bits, buckets used, largest and mean bucket, candidates per lookup."""
+    stats = getattr(index, "stats", None)
+    if callable(stats):
+        tables = stats().get("tables")
+        if tables is not None:
+            return list(tables)
+    words = _stored_words(index)
+    if words is None:
+        return None
+    import numpy as np
+
+    layout = index.layout
+    keys = layout.keys_array(words)
+    size = words.shape[0]
+    out = []
+    for table, segments in enumerate(layout.tables):
+        key_bits = sum(seg.width for seg in segments)
+        if size:
+            _, counts = np.unique(keys[:, table], return_counts=True)
+            counts = counts.astype(np.float64)
+            largest, buckets = int(counts.max()), int(counts.size)
+            seen = float((counts * counts).sum() / size)  # a stored fingerprint's bucket, on avg
+        else:
+            largest = buckets = 0
+            seen = 0.0
+        out.append({
+            "table": table, "key_bits": key_bits, "buckets": buckets, "largest": largest,
+            "mean": size / buckets if buckets else 0.0, "candidates": seen,
+            "uniform": 1.0 + (size - 1) / 2.0**key_bits if size else 0.0,
+        })
+    return out
+
+
+def _stored_words(index: Any) -> Any:
+    """The stored fingerprints as (n, words) uint64, where the backend keeps them in memory."""
+    engine = getattr(index, "engine", None)
+    stored = getattr(engine, "_fps", None)
+    if stored is None:
+        return None
+    return stored.data[: len(engine)]
+
+
+def cmd_index_stats(args: argparse.Namespace) -> int:
+    index = open_stored_index(args.uri, args.namespace)
+    try:
+        balance = bucket_balance(index)
+        info = {
+            "uri": args.uri, "namespace": args.namespace, "size": len(index),
+            "bits": index.bits, "max_distance": index.max_distance,
+            "layout": index.layout.describe(), "params": dict(index.params),
+            "tables": balance,
+        }
+    finally:
+        index.close()
+    if args.json:
+        print(json.dumps(info, indent=2, sort_keys=True, ensure_ascii=False))
+        return 0
+    print(f"index         {args.uri} (namespace {args.namespace})")
+    print(f"size          {info['size']}")
+    print(f"bits          {info['bits']}")
+    print(f"max distance  {info['max_distance']}")
+    print(f"layout        {info['layout']}")
+    params = ", ".join(f"{k}={v}" for k, v in sorted(info["params"].items()) if v is not None)
+    print(f"parameters    {params or '(none stored)'}")
+    if balance is None:
+        print("buckets       not available for this backend")
+        return 0
+    print("buckets       per table; 'per lookup' = fingerprints sharing a stored one's key")
+    print(f"  {'table':>5} {'key bits':>8} {'buckets':>9} {'largest':>8} {'mean':>7} "
+          f"{'per lookup':>10} {'if uniform':>10}")
+    for row in balance:
+        print(f"  {row['table']:>5} {row['key_bits']:>8} {row['buckets']:>9} {row['largest']:>8} "
+              f"{row['mean']:>7.2f} {row['candidates']:>10.2f} {row['uniform']:>10.2f}")
+    return 0
+
+
+def cmd_index_query(args: argparse.Namespace) -> int:
+    index = open_stored_index(args.uri, args.namespace)
+    try:
+        fingerprinter = _fingerprinter_for(index, args)
+        source = args.text or args.html
+        data = _read_input_file(source)
+        if args.text:
+            text = data.decode("utf-8", "replace")
+        else:
+            text = fingerprinter.extract(data, None, args.url)
+        fingerprint = fingerprinter.fingerprint_text(text)
+        if fingerprint is None:
+            print(f"{source}: no fingerprint (fewer than {fingerprinter.min_tokens} tokens)")
+            return 0
+        radius = index.max_distance if args.max_distance is None else args.max_distance
+        try:
+            matches = index.query(fingerprint, radius)
+        except ValueError as error:
+            raise CliError(str(error)) from None
+        width = index.bits // 4
+        print(f"{source}: fingerprint {fingerprint:0{width}x}, {len(matches)} match(es) within "
+              f"{radius} of {len(index)} stored")
+        for match in matches[: args.limit]:
+            print(f"  {match.distance:>3}  {match.fingerprint:0{width}x}  {match.key}")
+        if len(matches) > args.limit:
+            print(f"  ... {len(matches) - args.limit} more (--limit)")
+    finally:
+        index.close()
+    return 0
+
+
+def _fingerprinter_for(index: Any, args: argparse.Namespace) -> Any:
+    """A Fingerprinter with the index's stored settings, so queries use the same bits."""
+    from scrapy_simhash.fingerprint import FINGERPRINT_VERSION, Fingerprinter
+
+    stored = dict(index.params)
+    version = stored.pop("fingerprint_version", FINGERPRINT_VERSION)
+    if version != FINGERPRINT_VERSION:
+        raise CliError(
+            f"{args.uri}: built with fingerprint version {version}, this installation makes "
+            f"version {FINGERPRINT_VERSION}: rebuild the index"
+        )
+    stored.pop("algorithm", None)
+    options = {k: v for k, v in stored.items() if v is not None}
+    options["bits"] = index.bits
+    options["max_distance"] = index.max_distance
+    if args.min_tokens is not None:
+        options["min_tokens"] = args.min_tokens
+    try:
+        return Fingerprinter(**options)
+    except (TypeError, ValueError, ImportError) as error:
+        raise CliError(f"{args.uri}: stored parameters do not make a fingerprinter: {error}") \
+            from None
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from scrapy_simhash import htmlreport
+
+    try:
+        rows = htmlreport.read_duplicates(args.dups)
+    except FileNotFoundError as error:
+        raise CliError(str(error)) from None
+    except RecordError as error:
+        raise CliError(str(error)) from None
+    page = htmlreport.render_report(
+        rows, title=args.title or f"Near-duplicates in {Path(args.dups).name}",
+        max_clusters=args.max_clusters,
+    )
+    with AtomicWriter(args.html) as stream:
+        stream.write(page)
+    clusters = len({row.duplicate_of for row in rows})  # one cluster per kept record
+    print(f"{args.html}: {len(rows)} duplicates in {clusters} clusters")
+    return 0
+
+
+# ----------------------------------------------------------------------------- parser
+
+
+def _add_detector_options(parser: argparse.ArgumentParser) -> None:
+    from scrapy_simhash.detectors import ALGORITHMS, DEFAULT_ALGORITHM
+
+    group = parser.add_argument_group("detector (defaults: the library's)")
+    group.add_argument("--algorithm", choices=ALGORITHMS, default=DEFAULT_ALGORITHM)
+    group.add_argument("--bits", type=int, help="fingerprint width: 64 or 128")
+    group.add_argument("--max-distance", "-k", type=int, help="Hamming distance of duplicates")
+    group.add_argument("--features", help="words, shingles or chars")
+    group.add_argument("--weighting", help="tf, logtf or tfidf")
+    group.add_argument("--tokenizer", help="auto (jieba for Chinese) or words")
+    group.add_argument("--min-tokens", type=int, help="fewer tokens: no fingerprint, kept")
+    group.add_argument("--extractor", help="main-text extractor for HTML (builtin, wholepage...)")
+    group.add_argument("--fold-traditional", action="store_true",
+                       help="fold Traditional Chinese to Simplified (needs opencc)")
+    group.add_argument("--threshold", type=float, help="minhash: Jaccard threshold")
+    group.add_argument("--num-perm", type=int, help="minhash: permutations")
+    group.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                       help="any other detector option (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Near-duplicate tools: deduplicate exports, explain decisions, "
+        "inspect indexes, report clusters.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    dedup = commands.add_parser(
+        "dedup", help="keep the first of each near-duplicate cluster of a feed export",
+        description="Read JSON lines, a JSON array, CSV or a folder of HTML files; write the "
+        "kept records in the same format and the dropped ones as JSON lines "
+        '{"id", "duplicate_of", "distance"}.',
+    )
+    dedup.add_argument("input", help="a .jsonl/.jl, .json, .csv file or a folder of .html files")
+    dedup.add_argument("--field", "-f", action="append",
+                       help="field holding the text (repeat to join several)")
+    dedup.add_argument("--html", action="store_true",
+                       help="the fields hold HTML: extract the main text first")
+    dedup.add_argument("--id-field", help="field naming a record (default: its 1-based number)")
+    dedup.add_argument("--out", required=True, help="kept records (a folder input: their paths)")
+    dedup.add_argument("--dups", help="dropped records as JSON lines")
+    dedup.add_argument("--format", choices=("jsonl", "json", "csv", "html"),
+                       help="input format (default: from the name)")
+    dedup.add_argument("--index", default="memory://",
+                       help="index URI: memory://, sqlite:///path.db, redis://... (default: "
+                       "memory://); a stored index also drops records seen in earlier runs")
+    dedup.add_argument("--namespace", default="pages", help="index namespace")
+    dedup.add_argument("--on-error", choices=("stop", "skip"), default="stop",
+                       help="a malformed record stops the run (default) or is skipped")
+    dedup.add_argument("--jobs", "-j", type=int, default=1, help="fingerprinting processes")
+    dedup.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, help=argparse.SUPPRESS)
+    dedup.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    _add_detector_options(dedup)
+    dedup.set_defaults(handler=cmd_dedup)
+
+    compare = commands.add_parser(
+        "compare", help="fingerprints, distance and verdict of two saved pages",
+        description="Explain a decision: both fingerprints, their distance and the verdict.",
+    )
+    compare.add_argument("a", help="first page (HTML file, or text with --text)")
+    compare.add_argument("b", help="second page")
+    compare.add_argument("--text", action="store_true", help="the files are plain text")
+    compare.add_argument("--diff", action="store_true",
+                         help="print a unified diff of the extracted texts")
+    compare.add_argument("--url-a", help="URL of the first page (for URL-aware extractors)")
+    compare.add_argument("--url-b", help="URL of the second page")
+    _add_detector_options(compare)
+    compare.set_defaults(handler=cmd_compare)
+
+    index = commands.add_parser("index", help="inspect a stored SimHash index")
+    index_commands = index.add_subparsers(dest="index_command", required=True, metavar="ACTION")
+    stats = index_commands.add_parser("stats", help="size, parameters and bucket balance")
+    stats.add_argument("uri", help="sqlite:///path.db, redis://...")
+    stats.add_argument("--namespace", default="pages")
+    stats.add_argument("--json", action="store_true", help="machine-readable output")
+    stats.set_defaults(handler=cmd_index_stats)
+    query = index_commands.add_parser("query", help="the stored fingerprints nearest a page")
+    query.add_argument("uri")
+    source = query.add_mutually_exclusive_group(required=True)
+    source.add_argument("--text", metavar="FILE", help="a plain-text file")
+    source.add_argument("--html", metavar="FILE", help="an HTML file (main text extracted)")
+    query.add_argument("--url", help="the page's URL (for URL-aware extractors)")
+    query.add_argument("--namespace", default="pages")
+    query.add_argument("--max-distance", "-k", type=int,
+                       help="search radius (default and maximum: the index's)")
+    query.add_argument("--min-tokens", type=int, help=argparse.SUPPRESS)
+    query.add_argument("--limit", type=int, default=20, help="matches shown (default 20)")
+    query.set_defaults(handler=cmd_index_query)
+
+    report = commands.add_parser(
+        "report", help="an HTML page of the duplicate clusters and a distance histogram",
+    )
+    report.add_argument("dups", help="the --dups file of dedup")
+    report.add_argument("--html", required=True, metavar="OUT", help="the page to write")
+    report.add_argument("--title", help="page title")
+    report.add_argument("--max-clusters", type=int, default=500,
+                        help="clusters listed (largest first; default 500)")
+    report.set_defaults(handler=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 usage or input error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except CliError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

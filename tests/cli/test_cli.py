@@ -1,0 +1,299 @@
+"""The ``scrapy-simhash`` console script, run as a subprocess on files the tests write.
+
+Expected outputs come from the library's own sequential loop (``check_and_add`` per record in
+input order), so they stay exact when the quality work re-tunes the defaults; the planted
+duplicates that survive any tuning (identical text after normalisation) are checked by hand too.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scrapy_simhash.detectors import get_detector
+
+from .conftest import (
+    SCRIPT,
+    run_cli,
+    sample_rows,
+    write_csv,
+    write_json_array,
+    write_jsonl,
+)
+from .samples import CERTAIN_DUPLICATES, CERTAINLY_KEPT, EN_HARBOUR, EN_ORCHARD
+
+SUMMARY = re.compile(
+    r"^records (\d+), kept (\d+), dropped (\d+), unfingerprinted (\d+), "
+    r"skipped (\d+) malformed, [\d.]+ s \(\d+ records/s\)$"
+)
+
+
+def reference(texts: list[str], ids: list[str], algorithm: str = "simhash"):
+    """(kept positions, dups rows) of the sequential loop over ``texts``."""
+    detector = get_detector(algorithm)
+    index = detector.open_index("memory://")
+    kept, dups = [], []
+    for position, (key, text) in enumerate(zip(ids, texts, strict=True)):
+        signature = detector.signature(text)
+        match = None if signature is None else index.check_and_add(key, signature)
+        if match is None:
+            kept.append(position)
+        else:
+            dups.append({"id": key, "duplicate_of": match.key, "distance": match.distance})
+    return kept, dups
+
+
+def dups_text(rows: list[dict]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def summary_of(stdout: str) -> tuple[int, ...]:
+    match = SUMMARY.match(stdout.strip())
+    assert match, stdout
+    return tuple(int(group) for group in match.groups())
+
+
+def test_dedup_jsonl_writes_the_sequential_loops_answer_exactly(workdir: Path) -> None:
+    rows = sample_rows()
+    lines = write_jsonl(workdir / "crawl.jsonl", rows)
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--id-field", "url",
+                     "--out", "kept.jsonl", "--dups", "dups.jsonl", cwd=workdir, script=True)
+    assert result.code == 0, result.stderr
+    kept, dups = reference([r["body"] for r in rows], [r["url"] for r in rows])
+    assert (workdir / "kept.jsonl").read_text("utf-8") == "".join(lines[i] + "\n" for i in kept)
+    assert (workdir / "dups.jsonl").read_text("utf-8") == dups_text(dups)
+    assert summary_of(result.stdout) == (10, len(kept), len(dups), 1, 0)
+    # planted duplicates that any tuning finds, and distinct articles that it keeps
+    found = {row["id"]: row["duplicate_of"] for row in dups}
+    for number, original in CERTAIN_DUPLICATES.items():
+        assert found[rows[number - 1]["url"]] == rows[original - 1]["url"]
+    assert all(number - 1 in kept for number in CERTAINLY_KEPT)
+
+
+def test_dedup_several_fields_and_record_numbers_as_ids(workdir: Path) -> None:
+    rows = sample_rows()
+    write_jsonl(workdir / "crawl.jsonl", rows)
+    result = run_cli("dedup", "crawl.jsonl", "-f", "title", "-f", "body", "--out", "kept.jsonl",
+                     "--dups", "dups.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    texts = [f"{r['title']}\n{r['body']}" for r in rows]
+    _, dups = reference(texts, [str(n) for n in range(1, 11)])
+    assert (workdir / "dups.jsonl").read_text("utf-8") == dups_text(dups)
+
+
+def test_json_array_and_csv_come_back_in_their_own_format(workdir: Path) -> None:
+    rows = sample_rows()
+    kept, _ = reference([r["body"] for r in rows], [r["url"] for r in rows])
+    write_json_array(workdir / "crawl.json", rows)
+    result = run_cli("dedup", "crawl.json", "--field", "body", "--out", "kept.json", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert json.loads((workdir / "kept.json").read_text("utf-8")) == [rows[i] for i in kept]
+
+    write_csv(workdir / "crawl.csv", rows)
+    result = run_cli("dedup", "crawl.csv", "--field", "body", "--out", "kept.csv", cwd=workdir)
+    assert result.code == 0, result.stderr
+    written = (workdir / "kept.csv").read_text("utf-8")
+    source = (workdir / "crawl.csv").read_text("utf-8").splitlines(keepends=True)
+    assert written == source[0] + "".join(source[1 + i] for i in kept)  # byte for byte
+    with (workdir / "kept.csv").open(encoding="utf-8", newline="") as stream:
+        assert list(csv.DictReader(stream)) == [rows[i] for i in kept]
+
+
+def test_chunks_and_jobs_do_not_change_the_answer(workdir: Path) -> None:
+    rows = sample_rows() * 2 + sample_rows()[:3]  # later copies must match earlier chunks
+    write_jsonl(workdir / "crawl.jsonl", rows)
+    outputs = []
+    for extra in (["--chunk-size", "1"], ["--chunk-size", "3"], ["--jobs", "2", "--chunk-size",
+                                                                  "4"], []):
+        result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
+                         "--dups", "dups.jsonl", *extra, cwd=workdir)
+        assert result.code == 0, result.stderr
+        outputs.append(((workdir / "kept.jsonl").read_bytes(),
+                        (workdir / "dups.jsonl").read_bytes()))
+    assert all(output == outputs[0] for output in outputs)
+    _, dups = reference([r["body"] for r in rows], [str(n) for n in range(1, len(rows) + 1)])
+    assert outputs[0][1].decode("utf-8") == dups_text(dups)
+
+
+def test_folder_of_html_files(workdir: Path) -> None:
+    pages = workdir / "pages"
+    (pages / "b").mkdir(parents=True)
+    templates = [
+        "<html><body><nav>Home</nav><article><h1>{t}</h1><p>{b}</p></article></body></html>",
+        "<html><body><div id='main'><h2>{t}</h2><div>{b}</div></div><footer>©</footer></body>"
+        "</html>",
+    ]
+    files = {
+        "a1.html": templates[0].format(t="Ferry", b=EN_HARBOUR),
+        "a2.htm": templates[0].format(t="Orchards", b=EN_ORCHARD),
+        "b/copy.html": templates[1].format(t="Ferry", b=EN_HARBOUR),
+        "notes.txt": "not a page",
+    }
+    for name, text in files.items():
+        (pages / name).write_text(text, encoding="utf-8")
+    result = run_cli("dedup", "pages", "--out", "kept.txt", "--dups", "dups.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert (workdir / "kept.txt").read_text("utf-8") == "a1.html\na2.htm\n"
+    dup = json.loads((workdir / "dups.jsonl").read_text("utf-8"))
+    assert (dup["id"], dup["duplicate_of"]) == ("b/copy.html", "a1.html")
+
+
+def test_other_algorithms_through_the_detectors(workdir: Path) -> None:
+    rows = sample_rows()
+    write_jsonl(workdir / "crawl.jsonl", rows)
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--algorithm", "exact",
+                     "--out", "kept.jsonl", "--dups", "dups.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    found = [json.loads(line) for line in (workdir / "dups.jsonl").read_text().splitlines()]
+    assert [(d["id"], d["duplicate_of"], d["distance"]) for d in found] == [
+        (str(n), str(o), 0) for n, o in sorted(CERTAIN_DUPLICATES.items())
+    ]
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+def test_missing_input_file(workdir: Path) -> None:
+    result = run_cli("dedup", "absent.jsonl", "--field", "body", "--out", "kept.jsonl",
+                     cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        "scrapy-simhash: error: absent.jsonl: no such file or directory"
+    )
+    assert not (workdir / "kept.jsonl").exists()
+
+
+def test_malformed_line_stops_or_is_skipped(workdir: Path) -> None:
+    rows = sample_rows()[:4]
+    lines = write_jsonl(workdir / "crawl.jsonl", rows)
+    broken = [*lines[:2], '{"url": "https://x.example", "body": "unterminated', *lines[2:]]
+    (workdir / "crawl.jsonl").write_text("\n".join(broken) + "\n", encoding="utf-8")
+    (workdir / "kept.jsonl").write_text("previous output\n")
+
+    stop = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl", cwd=workdir)
+    assert stop.code == 2
+    assert stop.stderr.startswith("scrapy-simhash: error: crawl.jsonl:3: malformed JSON")
+    assert "--on-error skip" in stop.stderr
+    assert (workdir / "kept.jsonl").read_text() == "previous output\n"  # untouched on failure
+    assert [p.name for p in workdir.iterdir() if p.name.endswith(".tmp")] == []
+
+    skip = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
+                   "--on-error", "skip", cwd=workdir)
+    assert skip.code == 0, skip.stderr
+    assert "skipped crawl.jsonl:3: malformed JSON" in skip.stderr
+    assert summary_of(skip.stdout)[0::4] == (4, 1)  # 4 records read, 1 malformed skipped
+    kept, _ = reference([r["body"] for r in rows], [str(n) for n in range(1, 5)])
+    assert (workdir / "kept.jsonl").read_text("utf-8") == "".join(
+        lines[i] + "\n" for i in kept
+    )
+
+
+def test_unknown_field_names_the_known_ones(workdir: Path) -> None:
+    write_csv(workdir / "crawl.csv", sample_rows())
+    result = run_cli("dedup", "crawl.csv", "--field", "text", "--out", "kept.csv", cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        "scrapy-simhash: error: crawl.csv:1: unknown field 'text' (fields: url, title, body)"
+    )
+
+
+def test_stored_index_remembers_runs_and_refuses_other_parameters(workdir: Path) -> None:
+    rows = sample_rows()
+    write_jsonl(workdir / "crawl.jsonl", rows)
+    common = ("dedup", "crawl.jsonl", "--field", "body", "--id-field", "url", "--index",
+              "sqlite:///seen.db", "--out", "kept.jsonl", "--dups", "dups.jsonl", "-k", "3")
+    first = run_cli(*common, cwd=workdir)
+    assert first.code == 0, first.stderr
+    kept_first = summary_of(first.stdout)[1]
+
+    again = run_cli(*common, cwd=workdir)  # everything fingerprinted was seen by the first run
+    assert again.code == 0, again.stderr
+    assert summary_of(again.stdout)[1:4] == (1, 9, 1)
+    assert (workdir / "kept.jsonl").read_text("utf-8").count("\n") == 1
+
+    other = run_cli(*common[:-1], "4", cwd=workdir)
+    assert other.code == 2
+    assert other.stderr.startswith("scrapy-simhash: error: SQLite index 'seen.db'")
+    assert "max_distance: stored 3, requested 4" in other.stderr
+
+    stats = run_cli("index", "stats", "sqlite:///seen.db", "--json", cwd=workdir)
+    assert stats.code == 0, stats.stderr
+    info = json.loads(stats.stdout)
+    assert (info["size"], info["max_distance"], len(info["tables"])) == (kept_first - 1, 3, 4)
+    assert sum(row["buckets"] >= 1 for row in info["tables"]) == 4
+    text = run_cli("index", "stats", "sqlite:///seen.db", cwd=workdir)
+    assert f"size          {kept_first - 1}\n" in text.stdout
+
+    (workdir / "query.txt").write_text(EN_ORCHARD.upper(), encoding="utf-8")
+    query = run_cli("index", "query", "sqlite:///seen.db", "--text", "query.txt", cwd=workdir)
+    assert query.code == 0, query.stderr
+    assert re.search(r"^\s+0  [0-9a-f]+  https://news\.example/orchard$", query.stdout, re.M)
+
+    missing = run_cli("index", "stats", "sqlite:///nothing.db", cwd=workdir)
+    assert (missing.code, missing.stderr.strip()) == (
+        2, "scrapy-simhash: error: nothing.db: no such index file"
+    )
+    assert not (workdir / "nothing.db").exists()
+
+
+# -- compare and report ---------------------------------------------------------------------------
+
+
+def test_compare_explains_the_decision(workdir: Path) -> None:
+    (workdir / "a.html").write_text(
+        f"<html><body><nav>Home | World</nav><article><h1>Ferry</h1><p>{EN_HARBOUR}</p>"
+        "</article></body></html>", encoding="utf-8")
+    (workdir / "b.html").write_text(
+        f"<html><body><div class='post'><h1>Ferry</h1><p>{EN_HARBOUR}</p></div>"
+        "<footer>Contact us</footer></body></html>", encoding="utf-8")
+    same = run_cli("compare", "a.html", "b.html", cwd=workdir)
+    assert same.code == 0, same.stderr
+    prints = re.findall(r"fingerprint  ([0-9a-f]+) \(\d+ bits\)", same.stdout)
+    assert len(prints) == 2 and prints[0] == prints[1]
+    assert "distance     0 bits" in same.stdout
+    assert "verdict      near-duplicate" in same.stdout
+
+    (workdir / "a.txt").write_text(EN_HARBOUR, encoding="utf-8")
+    (workdir / "b.txt").write_text(EN_ORCHARD, encoding="utf-8")
+    different = run_cli("compare", "a.txt", "b.txt", "--text", "--diff", cwd=workdir)
+    assert different.code == 0, different.stderr
+    assert "verdict      different" in different.stdout
+    assert "--- A: a.txt\n+++ B: b.txt\n" in different.stdout
+    assert f"-{EN_HARBOUR}\n+{EN_ORCHARD}\n" in different.stdout
+
+
+def test_report_page_is_self_contained_and_escaped(workdir: Path) -> None:
+    rows = [
+        {"id": "p2", "duplicate_of": "p1", "distance": 1},
+        {"id": "<script>alert(1)</script>", "duplicate_of": "q1", "distance": 0},
+        {"id": "p3", "duplicate_of": "p1", "distance": 3},
+        {"url": "https://crawl.example/x", "duplicate_of": "https://crawl.example/", "distance": 2},
+        {"url": "https://crawl.example/y", "duplicate_of": None, "distance": None},
+    ]
+    write_jsonl(workdir / "dups.jsonl", rows)
+    result = run_cli("report", "dups.jsonl", "--html", "report.html", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert result.stdout.strip() == "report.html: 4 duplicates in 3 clusters"
+    page = (workdir / "report.html").read_text("utf-8")
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "http://" not in page.replace("https://crawl.example", "")  # no external assets
+    png = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert png and base64.b64decode(png.group(1)).startswith(b"\x89PNG\r\n\x1a\n")
+    # clusters largest first: p1 (3 records) before q1 and the crawl's page (2 each, in order)
+    assert page.index("<code>p1</code>") < page.index("<code>q1</code>") < page.index(
+        "<code>https://crawl.example/</code>")
+
+    (workdir / "bad.jsonl").write_text('{"id": "a", "duplicate_of": "b"}\n{"id": \n')
+    bad = run_cli("report", "bad.jsonl", "--html", "r.html", cwd=workdir)
+    assert bad.code == 2 and bad.stderr.startswith("scrapy-simhash: error: bad.jsonl:2:")
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="console script not installed (pip install -e .)")
+def test_console_script_and_module_agree(workdir: Path) -> None:
+    assert run_cli("--help", cwd=workdir, script=True).stdout == run_cli(
+        "--help", cwd=workdir).stdout.replace("__main__.py", "scrapy-simhash")

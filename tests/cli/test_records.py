@@ -1,0 +1,138 @@
+"""Reading feed exports as records (line numbers, malformed input) and atomic writing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapy_simhash.records import (
+    AtomicWriter,
+    RecordError,
+    RecordReader,
+    RecordWriter,
+    UnknownField,
+    detect_format,
+    record_text,
+)
+
+
+def read(path: Path, on_error: str = "stop", fmt: str | None = None):
+    reader = RecordReader(path, fmt, on_error)
+    records = list(reader)
+    return reader, records
+
+
+def test_pretty_printed_json_array_keeps_raw_text_and_start_lines(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_text('[\n  {\n    "a": 1\n  },\n  {"a": "x]"}\n]\n', encoding="utf-8")
+    _, records = read(path)
+    assert [(r.number, r.line, r.data, r.raw) for r in records] == [
+        (1, 2, {"a": 1}, '{\n    "a": 1\n  }'),
+        (2, 5, {"a": "x]"}, '{"a": "x]"}'),
+    ]
+
+
+def test_json_array_resumes_after_a_malformed_element(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_text('[{"a": 1},\n{"a": 2 "b"},\n{"a": "open\n{"a": 3}\n]', encoding="utf-8")
+    reader, records = read(path, "skip")
+    assert [r.data["a"] for r in records] == [1, 3]
+    assert [str(e) for e in reader.skipped] == [
+        f"{path}:2: malformed JSON (Expecting ',' delimiter)",
+        f"{path}:3: malformed JSON (Invalid control character at)",
+    ]
+    with pytest.raises(RecordError, match=r":2: malformed JSON"):
+        read(path)
+
+
+def test_unclosed_json_array_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_text('[{"a": 1},\n', encoding="utf-8")
+    with pytest.raises(RecordError, match="not closed"):
+        read(path)
+
+
+def test_csv_records_span_lines_and_keep_their_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "items.csv"
+    path.write_bytes(b'\xef\xbb\xbfid,body\r\n1,"two\r\nlines"\r\n2\r\n3,ok\r\n')
+    reader, records = read(path, "skip")
+    assert reader.fieldnames == ["id", "body"]
+    assert [(r.line, r.data, r.raw) for r in records] == [
+        (2, {"id": "1", "body": "two\r\nlines"}, '1,"two\r\nlines"\r\n'),
+        (5, {"id": "3", "body": "ok"}, "3,ok\r\n"),
+    ]
+    assert [str(e) for e in reader.skipped] == [f"{path}:4: expected 2 columns, found 1"]
+
+
+def test_jsonl_errors_name_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "items.jsonl"
+    path.write_bytes(b'{"a": 1}\n\n[1]\n{"a": "\xff"}\n{"a": 2}\n')
+    reader, records = read(path, "skip")
+    assert [(r.number, r.line) for r in records] == [(1, 1), (2, 5)]
+    assert [e.line for e in reader.skipped] == [3, 4]
+    assert reader.bytes_read == reader.total_bytes
+
+
+def test_format_from_name_or_first_character(tmp_path: Path) -> None:
+    (tmp_path / "a.jl").write_text("")
+    (tmp_path / "b.txt").write_text(' [{"a": 1}]')
+    (tmp_path / "c.dat").write_text('{"a": 1}\n')
+    (tmp_path / "d.dat").write_text("a,b\n")
+    assert [detect_format(tmp_path / n) for n in ("a.jl", "b.txt", "c.dat")] == [
+        "jsonl", "json", "jsonl"
+    ]
+    assert detect_format(tmp_path) == "html"
+    with pytest.raises(ValueError, match="--format"):
+        detect_format(tmp_path / "d.dat")
+
+
+def test_fields_join_lists_and_follow_dotted_paths(tmp_path: Path) -> None:
+    path = tmp_path / "items.jsonl"
+    path.write_text('{"title": "T", "body": ["p1", null, "p2"], "meta": {"lead": "L"}}\n')
+    (record,) = list(RecordReader(path))
+    assert record_text(record, ["title", "body", "meta.lead"]) == "T\np1\np2\nL"
+    with pytest.raises(UnknownField):
+        record_text(record, ["meta.missing"])
+
+
+def test_writer_reproduces_each_format(tmp_path: Path) -> None:
+    for name, text in {
+        "x.jsonl": '{"a": 1}\n{"a": 2}\n',
+        "x.json": '[\n{"a": 1},\n{"a": 2}\n]\n',
+        "x.csv": "a,b\r\n1,2\r\n3,4\r\n",
+    }.items():
+        source = tmp_path / name
+        source.write_text(text, encoding="utf-8", newline="")
+        reader = RecordReader(source)
+        target = tmp_path / f"out-{name}"
+        with AtomicWriter(target) as stream:
+            writer = RecordWriter(stream, reader)
+            for record in reader:
+                writer.write(record)
+            writer.close()
+        assert target.read_bytes().decode("utf-8") == text
+
+
+def test_writer_with_nothing_kept_still_writes_a_valid_file(tmp_path: Path) -> None:
+    for name, text, empty in (("x.json", '[{"a": 1}]', "[]\n"), ("x.csv", "a,b\n1,2\n", "a,b\n")):
+        source = tmp_path / name
+        source.write_text(text)
+        reader = RecordReader(source)
+        list(reader)
+        with AtomicWriter(tmp_path / f"out-{name}") as stream:
+            RecordWriter(stream, reader).close()
+        assert (tmp_path / f"out-{name}").read_text() == empty
+
+
+def test_atomic_writer_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "kept.jsonl"
+    target.write_text("old\n")
+    with pytest.raises(RuntimeError), AtomicWriter(target) as stream:
+        stream.write("half")
+        raise RuntimeError("stop")
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    with AtomicWriter(target) as stream:
+        stream.write("new\n")
+    assert target.read_text() == "new\n"
