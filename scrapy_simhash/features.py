@@ -27,6 +27,7 @@ _CJK_RUN = re.compile(
     "([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff\U00030000-\U0003134f]+)"
 )
 _JIEBA_RUN = re.compile("([\u4e00-\u9fd5]+)")
+_ANY_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 # Letters and digits of any script (underscore excluded): Latin, Cyrillic, Greek, Hangul, kana ...
 _WORD = re.compile(r"[^\W_]+")
 # Outside jieba runs: one token per remaining ideograph, letter/digit runs otherwise.
@@ -89,7 +90,7 @@ def _chinese_runs(text: str, out: list[str], runs: list[str], segment: bool) -> 
 
 def has_cjk(text: str) -> bool:
     """True when ``text`` may hold a CJK ideograph (cheap: no regex scan of Latin text)."""
-    return not text.isascii() and max(text) >= "\u3400"
+    return not text.isascii() and _ANY_CJK.search(text) is not None
 
 
 def raw_tokens(normalized: str, *, segment_chinese: bool = True) -> list[str]:
@@ -136,7 +137,9 @@ def is_content_token(token: str) -> bool:
 
 
 def _fold(text: str, fold_traditional: bool) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    if not unicodedata.is_normalized("NFKC", text):  # a cheap check; most Latin text passes
+        text = unicodedata.normalize("NFKC", text)
+    folded = text.casefold()
     return traditional_to_simplified(folded) if fold_traditional else folded
 
 
@@ -154,7 +157,9 @@ def count_tokens(text: str, *, fold_traditional: bool = False, segment_chinese: 
     Counting happens in C over all tokens; the stop-word filter then runs once per distinct token.
     """
     folded = _fold(text, fold_traditional)
-    if segment_chinese and has_cjk(folded) and _JIEBA_RUN.search(folded):
+    if not has_cjk(folded):
+        counts = Counter(_WORD.findall(folded))
+    elif segment_chinese and _JIEBA_RUN.search(folded):
         runs = _JIEBA_RUN.findall(folded)
         counts = Counter(_segmenter()("\n".join(runs)))
         counts.update(_NON_JIEBA_TOKEN.findall(_JIEBA_RUN.sub(" ", folded)))
@@ -163,8 +168,9 @@ def count_tokens(text: str, *, fold_traditional: bool = False, segment_chinese: 
         counts = Counter(raw_tokens(folded, segment_chinese=segment_chinese))
     for token in counts.keys() & _DROPPED:
         del counts[token]
-    for token in [t for t in counts if len(t) > MAX_TOKEN_CHARS]:
-        del counts[token]
+    if counts and max(map(len, counts)) > MAX_TOKEN_CHARS:  # rare: checked in C first
+        for token in [t for t in counts if len(t) > MAX_TOKEN_CHARS]:
+            del counts[token]
     return counts
 
 
