@@ -10,10 +10,15 @@ keys)
 (up to ``--trace-max``; above it a getsizeof walk of its dict of sets, as tracemalloc slows
 its pure-Python build about fourfold).
 
-Then a layout table (tables vs candidates per query vs memory, k = 3 and larger k) and a hot
-bucket figure (a query whose block value is shared by ``--hot`` stored fingerprints).
+Then the crawl's default, 128 bits within distance 16 (``--default-sizes``): the auto layout
+(multi-index hashing, 6 tables probed at radius 1-2) on memory and SQLite beside the 17-table
+exact-match layout and a numpy brute-force scan, all on the same fingerprints and queries; a
+layout table (tables vs candidates per query vs memory, k = 3 and larger k, with the MIH rows)
+and a hot bucket figure (a query whose block value is shared by ``--hot`` stored fingerprints).
 
     python benchmarks/index.py --sizes 100000,1000000,10000000 --repeats 3
+    python benchmarks/index.py --sizes 0 --layout-size 0 --hot 0 \
+        --default-sizes 100000,1000000,10000000     # only the (128, 16) table
 """
 
 from __future__ import annotations
@@ -178,19 +183,118 @@ def print_main_table(rows: list[dict]) -> None:
               f"{ratio} | {r.get('note', '')} |")
 
 
+DEFAULT_BITS, DEFAULT_K = 128, 16
+
+
+def default_queries(rng: np.random.Generator, words: np.ndarray, count: int) -> list[int]:
+    """Half stored fingerprints with 1..16 bits flipped, half random (128-bit ints)."""
+    picked = words[rng.integers(0, words.shape[0], count // 2)].copy()
+    for row in range(picked.shape[0]):
+        for position in rng.choice(DEFAULT_BITS, int(rng.integers(1, DEFAULT_K + 1)), False):
+            picked[row, position // 64] ^= np.uint64(1) << np.uint64(position % 64)
+    randoms = rng.integers(0, 2**64, (count - picked.shape[0], 2), dtype=np.uint64)
+    return _ints(np.concatenate([picked, randoms]))
+
+
+def default_table(sizes: list[int], repeats: int, count: int, sqlite_max: int,
+                  folder: str) -> None:
+    """The crawl's default (128, 16): auto (MIH) vs the 17-table layout vs brute force."""
+    print(f"\n## The default: {DEFAULT_BITS} bits, k = {DEFAULT_K} (memory unless named)\n")
+    print("| backend | layout | size | build s | single q/s | batched q/s | candidates/query | "
+          "bytes/fp (keys aside) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    rng = np.random.default_rng(16)
+    for size in sizes:
+        words = rng.integers(0, 2**64, (size, 2), dtype=np.uint64)
+        fps = _ints(words)
+        queries = default_queries(rng, words, count)
+        few = queries[: max(50, count // 10)]
+        expected = None
+        for name, tables in (("memory", None), ("memory", DEFAULT_K + 1)):
+            index = MemoryIndex(bits=DEFAULT_BITS, max_distance=DEFAULT_K, tables=tables)
+            build, _ = timed(lambda i=index, f=fps: i.add_many((key_of(n), fp) for n, fp in
+                                                                 enumerate(f)))
+            asked = queries if tables is None else few  # the 17 tables are ~100x slower
+            single = rate(lambda i=index, qs=asked: [i.query(q) for q in qs], len(asked), repeats)
+            batched = rate(lambda i=index, qs=asked: i.query_many(qs), len(asked), repeats)
+            found = [len(m) for m in index.query_many(few)]
+            if expected is None:
+                expected = found
+            elif found != expected:
+                raise SystemExit(f"the layouts disagree at {size:,}")
+            candidates = statistics.mean(index.engine.candidate_count(q) for q in few)
+            print(f"| {name} | {index.layout.describe()} | {size:,} | {build:.1f} | "
+                  f"{single:,.0f} | {batched:,.0f} | {candidates:,.0f} | "
+                  f"{index.nbytes() / size:.0f} |", flush=True)
+            index.close()
+            del index
+            gc.collect()
+        if size <= sqlite_max:
+            _default_sqlite(size, fps, queries, few, repeats, folder)
+        _default_brute(words, few, expected, repeats, size)
+        del fps, words
+        gc.collect()
+
+
+def _default_sqlite(size: int, fps: list[int], queries: list[int], few: list[int],
+                    repeats: int, folder: str) -> None:
+    path = os.path.join(folder, f"default-{size}.db")
+    options = dict(bits=DEFAULT_BITS, max_distance=DEFAULT_K)
+    index = SqliteIndex(path, commit_every=10_000, **options)
+    build, _ = timed(lambda: (index.add_many((key_of(n), fp) for n, fp in enumerate(fps)),
+                              index.flush()))
+    index._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    disk = index.file_bytes() - sum(len(key_of(n)) for n in range(size))
+    single = rate(lambda: [index.query(q) for q in queries], len(queries), repeats)
+    batched = rate(lambda: index.query_many(queries), len(queries), repeats)
+    index.close()
+    print(f"| sqlite (cache) | {index.layout.describe()} | {size:,} | {build:.1f} | "
+          f"{single:,.0f} | {batched:,.0f} | - | {disk / size:.0f} on disk |", flush=True)
+    sql = SqliteIndex(path, cache=False, **options)
+    some = few[:50]
+    sql_single = rate(lambda: [sql.query(q) for q in some], len(some), repeats)
+    sql.close()
+    print(f"| sqlite (cache=False) | IN lists over the expression indexes | {size:,} | - | "
+          f"{sql_single:,.0f} | - | - | {disk / size:.0f} on disk |", flush=True)
+
+
+def _default_brute(words: np.ndarray, few: list[int], expected: list[int] | None,
+                   repeats: int, size: int) -> None:
+    low, high = np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1])
+    some = few[: max(10, min(len(few), 10**8 // size))]
+
+    def scan() -> list[int]:
+        return [
+            int(np.count_nonzero(
+                popcount(low ^ np.uint64(q & (2**64 - 1))) + popcount(high ^ np.uint64(q >> 64))
+                <= DEFAULT_K))
+            for q in some
+        ]
+
+    if expected is not None and scan() != expected[: len(some)]:
+        raise SystemExit(f"brute force disagrees with the index at {size:,}")
+    single = rate(scan, len(some), repeats)
+    print(f"| numpy brute force | popcount scan | {size:,} | 0.0 | {single:,.0f} | - | "
+          f"{size:,} | 16 |", flush=True)
+
+
 def layout_table(size: int, repeats: int, count: int) -> None:
     print(f"\n## Layouts (memory backend, {size:,} random fingerprints)\n")
     print("| bits | k | tables option | layout | candidates/query (expected) | measured | "
           "bytes/fp | single q/s | batched q/s |")
     print("|---:|---:|---|---|---:|---:|---:|---:|---:|")
     rng = np.random.default_rng(7)
-    for bits, k, tables in [(64, 3, None), (64, 3, "manku"), (64, 6, None), (64, 6, "manku"),
-                            (128, 3, None), (128, 10, None), (128, 10, "manku")]:
+    for bits, k, tables in [(64, 3, None), (64, 3, "manku"), (64, 6, None), (64, 6, 7),
+                            (64, 6, "manku"), (64, 8, None), (128, 3, None), (128, 10, None),
+                            (128, 10, 11), (128, 10, "manku"), (128, 16, None),
+                            (128, 16, 17)]:
         words = rng.integers(0, 2**64, (size, bits // 64), dtype=np.uint64)
         index = MemoryIndex(bits=bits, max_distance=k, tables=tables)
         index.add_many((key_of(i), fp) for i, fp in enumerate(_ints(words)))
         index.compact()
         queries = _ints(rng.integers(0, 2**64, (count, bits // 64), dtype=np.uint64))
+        if index.layout.expected_candidates(size) > 20_000:
+            queries = queries[:100]  # the slow exact layouts at large k
         measured = statistics.mean(index.engine.candidate_count(q) for q in queries[:500])
         single = rate(lambda i=index, qs=queries: [i.query(q) for q in qs], len(queries), repeats)
         batched = rate(lambda i=index, qs=queries: i.query_many(qs), len(queries), repeats)
@@ -249,8 +353,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="largest size whose peer build runs under tracemalloc")
     parser.add_argument("--layout-size", type=int, default=1_000_000, help="0 skips the table")
     parser.add_argument("--hot", type=int, default=100_000, help="0 skips the hot bucket")
+    parser.add_argument("--default-sizes", default="100000,1000000,10000000",
+                        help="sizes of the (128, 16) table; empty skips it")
+    parser.add_argument("--default-sqlite-max", type=int, default=1_000_000)
     args = parser.parse_args(argv)
-    sizes = [int(s) for s in args.sizes.split(",") if s]
+    sizes = [int(s) for s in args.sizes.split(",") if s and int(s)]
     rng = np.random.default_rng(2024)
     rows: list[dict] = []
     started = time.perf_counter()
@@ -275,14 +382,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                              **bench_brute(fps, queries, args.repeats)))
             _verify(stored, queries[:200], check)
             print(f"[{time.perf_counter() - started:,.0f}s] size {size:,} done", file=sys.stderr)
-        print_main_table(rows)
+        if rows:
+            print_main_table(rows)
+        default_sizes = [int(s) for s in args.default_sizes.split(",") if s]
+        if default_sizes:
+            default_table(default_sizes, args.repeats, args.queries, args.default_sqlite_max,
+                          folder)
         if args.layout_size:
             layout_table(args.layout_size, args.repeats, min(args.queries, 1000))
         if args.hot:
-            hot_bucket(min(max(sizes), 1_000_000), args.hot, args.repeats, folder)
+            hot_bucket(min(max(sizes, default=10**6), 1_000_000), args.hot, args.repeats, folder)
     print(f"\n(total {time.perf_counter() - started:,.0f}s; goals at 1M, k = 3: memory >= 10x "
           "SimhashIndex single, >= 100,000 batched q/s, <= 48 B/fp keys aside; SQLite >= 10,000 "
-          "q/s, <= 80 B/fp on disk)")
+          "q/s, <= 80 B/fp on disk; at 1M, (128, 16): memory >= 5,000 single and >= 20,000 "
+          "batched q/s, <= 100 B/fp)")
 
 
 def _verify(stored: np.ndarray, queries: list[int], found: list) -> None:

@@ -60,6 +60,10 @@ class NearDuplicateIndex(abc.ABC):
     namespace: str
     layout: Layout
     params: dict[str, object]
+    #: The largest table probe radius the backend's lookups handle (see ``make_layout``'s
+    #: ``max_radius``): 0 = exact-key lookups only (the safe default for a backend that looks up
+    #: ``layout.keys(fp)``); None = any radius (it looks up ``layout.probes(fp)``).
+    max_probe_radius: int | None = 0
 
     def __init__(
         self,
@@ -75,7 +79,7 @@ class NearDuplicateIndex(abc.ABC):
                 f"namespace must be letters, digits and underscores (not starting with a digit, "
                 f"at most 63 characters), got {namespace!r}"
             )
-        self.layout = make_layout(bits, max_distance, tables)
+        self.layout = make_layout(bits, max_distance, tables, max_radius=self.max_probe_radius)
         self.bits = bits
         self.max_distance = max_distance
         self.namespace = namespace

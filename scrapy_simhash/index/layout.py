@@ -13,19 +13,32 @@ memory, far fewer candidates per lookup.
 The trade-off, measured by ``benchmarks/index.py`` (memory backend, 1M random fingerprints,
 2-core machine under load, so read the ratios rather than the absolute rates)::
 
-    bits k  tables   layout                  candidates/query  bytes/fp  single q/s  batched q/s
-    64   3  auto     4 tables, 16-bit keys          61             40       ~80k       ~320k
-    64   3  manku   16 tables, 28-bit keys           0.06         136       ~26k        ~21k
-    64   6  auto     7 tables, 9-10-bit keys     12,695            64       ~12k         ~8k
-    64   6  manku   49 tables, 16-18-bit keys       400           400        ~3k         ~4k
-    128  3  auto     4 tables, 32-bit keys            0            64      ~145k       ~380k
-    128 10  auto    11 tables, 11-12-bit keys     3,662           104        ~7k         ~6k
-    128 10  manku   66 tables, 20-22-bit keys        28           544        ~3k         ~3k
+    bits k  tables   layout                            candidates/query  bytes/fp  single  batched
+    64   3  auto     4 tables, 16-bit keys                     61           40      ~72k    ~314k
+    64   3  manku   16 tables, 28-bit keys                      0.1        136      ~38k     ~98k
+    64   6  auto     mih: 3 tables, 21-22 bits, r 1-2          81           38      ~23k     ~70k
+    64   6  7        7 tables, 9-10-bit keys               12,695           64      ~14k      ~9k
+    128  3  auto     4 tables, 32-bit keys                      0           64     ~125k    ~575k
+    128 10  auto     mih: 6 tables, 21-22 bits, r 0-1          43           77      ~24k     ~87k
+    128 10  11      11 tables, 11-12-bit keys               3,662          104       ~7k      ~5k
+    128 16  auto     mih: 6 tables, 21-22 bits, r 1-2         464           77       ~7k     ~11k
+    128 16  17      17 tables, 7-8-bit keys                97,656          152      ~0.4k    ~0.2k
 
 Candidates per query grow as n / 2**key_bits per table, memory as the table count. In Python
 the per-table overhead dominates until the candidates run into the hundreds, so ``auto`` is the
 right default up to ~10M fingerprints at k = 3; more tables pay off when n >> 2**key_bits
 (at 10M, k = 3, ``auto`` checks ~610 candidates per query, ``manku`` ~1).
+
+Multi-index hashing (Norouzi, Punjani & Fleet, CVPR 2012) generalises the pigeonhole further:
+split the bits into m disjoint blocks, one table each, and give table i a probe radius r_i. If
+``sum(r_i + 1) >= k + 1`` then any fingerprint within k differs in at most r_i bits in some block
+i, so probing each table with every key within Hamming radius r_i of the query's block value
+finds every neighbour. For f = 128, k = 16 that is 6 tables of 21-22-bit keys probed at radius
+1-2 (1,226 probes, ~470 random candidates at 1M) instead of 17 tables of 7-8-bit keys (~94,000
+candidates). ``"auto"`` picks between the exact-match blocks and the MIH designs by
+:func:`query_cost`, an explicit model of probes plus expected candidates at a nominal size, never
+using more tables than the k + 1 blocks do. A backend that can only do exact-key lookups asks
+for ``max_radius=0`` and gets the exact-match layouts unchanged.
 
 Keys are capped so that ``key_bits + table_bits <= 64`` (a backend may prefix a key with its
 table number and keep it in one uint64). Dropping key bits only adds candidates, it never loses
@@ -49,6 +62,18 @@ MAX_COMBINED_KEY_BITS = 64
 
 TablesOption = int | str | None
 
+# The cost model that picks "auto", in units of ~33 ns (single queries, memory backend, 1M
+# fingerprints, this 2-core machine under load). Probing one key (directory read + short scan)
+# and checking one candidate (gathers + popcount) cost about the same; the exact-match path pays
+# ~2 us of Python per table, the probing path ~35 us of numpy calls per query whatever its size.
+# Fitted on (64, 3), (64, 6), (128, 10), (128, 16) with benchmarks/index.py's layout table.
+NOMINAL_SIZE = 1 << 20
+PROBE_COST = 1.0
+CANDIDATE_COST = 1.0
+EXACT_TABLE_COST = 60.0
+PROBING_OVERHEAD = 1000.0
+MAX_PROBES = 1 << 14  # designs that probe more keys per query are never considered
+
 
 @dataclass(frozen=True, slots=True)
 class Segment:
@@ -68,16 +93,69 @@ class Segment:
 
 @dataclass(frozen=True)
 class Layout:
-    """The tables of a pigeonhole index: each table's key is its segments' bits concatenated."""
+    """The tables of a pigeonhole index: each table's key is its segments' bits concatenated.
+
+    ``radii[t]`` is table t's probe radius: a query looks up every key within that Hamming
+    distance of its own key (0 = exact-match lookups, the classic pigeonhole).
+    """
 
     bits: int
     max_distance: int
     tables: tuple[tuple[Segment, ...], ...]
     design: str
+    radii: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.radii:
+            object.__setattr__(self, "radii", (0,) * len(self.tables))
+        if len(self.radii) != len(self.tables) or min(self.radii) < 0:
+            raise ValueError("radii must hold one non-negative radius per table")
 
     @property
     def table_count(self) -> int:
         return len(self.tables)
+
+    @property
+    def exact(self) -> bool:
+        """True when every table is probed with its exact key only (all radii 0)."""
+        return self.max_radius == 0
+
+    @property
+    def max_radius(self) -> int:
+        return max(self.radii)
+
+    @cached_property
+    def table_key_bits(self) -> tuple[int, ...]:
+        """Each table's key width, in bits."""
+        return tuple(sum(seg.width for seg in table) for table in self.tables)
+
+    @cached_property
+    def probe_counts(self) -> tuple[int, ...]:
+        """Keys probed per query in each table: the Hamming ball volume V(key bits, radius)."""
+        return tuple(
+            _ball_volume(width, radius)
+            for width, radius in zip(self.table_key_bits, self.radii, strict=True)
+        )
+
+    @property
+    def probe_count(self) -> int:
+        """Keys probed per query over all tables."""
+        return sum(self.probe_counts)
+
+    @cached_property
+    def probe_tables(self) -> np.ndarray:
+        """The table of each probe column of :meth:`probe_keys` (int64, length probe_count)."""
+        return np.repeat(np.arange(self.table_count, dtype=np.int64), self.probe_counts)
+
+    @cached_property
+    def probe_masks(self) -> np.ndarray:
+        """The XOR mask of each probe column (uint64): per table, all masks of weight <= r."""
+        return np.concatenate(
+            [
+                _masks(width, radius)
+                for width, radius in zip(self.table_key_bits, self.radii, strict=True)
+            ]
+        )
 
     @cached_property
     def table_bits(self) -> int:
@@ -100,7 +178,32 @@ class Layout:
 
     def expected_candidates(self, size: int) -> float:
         """Candidates per query against ``size`` uniformly random fingerprints."""
-        return sum(size / 2.0 ** sum(s.width for s in t) for t in self.tables)
+        return sum(
+            size * probes / 2.0**width
+            for width, probes in zip(self.table_key_bits, self.probe_counts, strict=True)
+        )
+
+    def probes(self, fingerprint: int) -> list[list[int]]:
+        """Per table, every key a query for ``fingerprint`` looks up (its own key first)."""
+        out = []
+        start = 0
+        masks = self.probe_masks.tolist()
+        for key, count in zip(self.keys(fingerprint), self.probe_counts, strict=True):
+            out.append([key ^ mask for mask in masks[start : start + count]])
+            start += count
+        return out
+
+    def probe_keys(self, words: np.ndarray, *, prefixed: bool = True) -> np.ndarray:
+        """Probe keys for many fingerprints: (n, words) uint64 -> (n, probe_count) uint64.
+
+        Column j belongs to table ``probe_tables[j]``. ``prefixed`` puts the table number above
+        the key, ``(table << key_bits) | key``, as the memory backend stores its tables.
+        """
+        keys = self.keys_array(words)[:, self.probe_tables]
+        keys ^= self.probe_masks
+        if prefixed:
+            keys |= self.probe_tables.astype(np.uint64) << np.uint64(self.key_bits)
+        return keys
 
     def keys(self, fingerprint: int) -> list[int]:
         """Each table's key for one fingerprint (pure Python, for single lookups)."""
@@ -134,10 +237,12 @@ class Layout:
     def signature(self) -> str:
         """A canonical text of the layout, stored by persistent backends and compared on open."""
         tables = [[[seg.start, seg.width] for seg in table] for table in self.tables]
-        return json.dumps(
-            {"bits": self.bits, "k": self.max_distance, "design": self.design, "tables": tables},
-            separators=(",", ":"),
-        )
+        fields: dict[str, object] = {
+            "bits": self.bits, "k": self.max_distance, "design": self.design, "tables": tables
+        }
+        if not self.exact:  # exact layouts keep the signature they always had
+            fields["radii"] = list(self.radii)
+        return json.dumps(fields, separators=(",", ":"))
 
     def describe(self) -> str:
         """One line for humans: design, table count and key width."""
@@ -146,15 +251,37 @@ class Layout:
             if self.min_key_bits == self.key_bits
             else f"{self.min_key_bits}-{self.key_bits}"
         )
-        return f"{self.design}: {self.table_count} tables, {width}-bit keys"
+        text = f"{self.design}: {self.table_count} tables, {width}-bit keys"
+        if not self.exact:
+            low, high = min(self.radii), self.max_radius
+            text += f", probe radius {low}" if low == high else f", probe radius {low}-{high}"
+        return text
 
 
-def make_layout(bits: int = 64, max_distance: int = 3, tables: TablesOption = None) -> Layout:
+def query_cost(layout: Layout, size: int = NOMINAL_SIZE) -> float:
+    """The modelled cost of one query against ``size`` random fingerprints (see the constants)."""
+    work = PROBE_COST * layout.probe_count + CANDIDATE_COST * layout.expected_candidates(size)
+    if layout.exact:
+        return work + EXACT_TABLE_COST * layout.table_count
+    return work + PROBING_OVERHEAD
+
+
+def make_layout(
+    bits: int = 64,
+    max_distance: int = 3,
+    tables: TablesOption = None,
+    *,
+    max_radius: int | None = None,
+) -> Layout:
     """Derive the table layout for ``bits``-bit fingerprints and Hamming radius ``max_distance``.
 
-    ``tables``: ``None`` or ``"auto"`` -> k + 1 blocks (k + 1 tables); ``"manku"`` -> the design
-    with the fewest expected candidates using at most (k + 1)**2 tables; an int t -> the design
-    with the fewest expected candidates using at most t tables (t >= k + 1).
+    ``tables``: ``None`` or ``"auto"`` -> the cheapest by :func:`query_cost` of the k + 1 blocks
+    and the multi-index hashing designs (at most k + 1 tables); ``"manku"`` -> the exact-match
+    design with the fewest expected candidates using at most (k + 1)**2 tables; an int
+    t >= k + 1 -> the exact-match design with the fewest expected candidates using at most t
+    tables; an int t < k + 1 -> the cheapest multi-index hashing design with at most t tables.
+    ``max_radius``: the largest probe radius the backend supports (0 = exact-match lookups only,
+    which gives the k + 1 blocks for ``"auto"``); ``None`` = no limit.
     """
     if bits not in SUPPORTED_BITS:
         raise ValueError(f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
@@ -164,13 +291,19 @@ def make_layout(bits: int = 64, max_distance: int = 3, tables: TablesOption = No
         raise ValueError(f"max_distance must be in [0, {bits // 2}), got {max_distance}")
     k = max_distance
     if tables is None or tables == "auto":
-        return _single_level(bits, k, k + 1)
+        return _cheapest(bits, k, k + 1, max_radius)
     if tables == "manku":
         return _best_design(bits, k, (k + 1) ** 2)
     if isinstance(tables, int) and not isinstance(tables, bool):
-        if tables < k + 1:
-            raise ValueError(f"tables must be at least k + 1 = {k + 1} for k = {k}, got {tables}")
-        return _best_design(bits, k, tables)
+        if tables >= k + 1:
+            return _best_design(bits, k, tables)
+        fewest = _fewest_tables(bits, k, max_radius)
+        if tables < fewest:
+            detail = "" if fewest == k + 1 else f" (multi-index hashing), else at least {k + 1}"
+            raise ValueError(
+                f"tables must be at least {fewest}{detail} for k = {k}, got {tables}"
+            )
+        return _cheapest(bits, k, tables, max_radius)
     raise ValueError(f"tables must be None, 'auto', 'manku' or an int, got {tables!r}")
 
 
@@ -183,6 +316,48 @@ def _single_level(bits: int, k: int, blocks: int) -> Layout:
         tables.append(positions)
     design = "blocks" if blocks == k + 1 else f"blocks({blocks})"
     return _finish(bits, k, tables, design)
+
+
+def _multi_index(bits: int, k: int, blocks: int) -> Layout:
+    """Norouzi et al.'s MIH: ``blocks`` disjoint tables whose radii r_i sum (+1 each) to k + 1.
+
+    Wider blocks (the first ones) get the larger radii: they have more keys to spread over.
+    """
+    block_bits = _split(list(range(bits)), blocks)
+    base, extra = divmod(k + 1, blocks)
+    radii = tuple(base - 1 + (1 if i < extra else 0) for i in range(blocks))
+    return _finish(bits, k, block_bits, f"mih({blocks})", radii)
+
+
+def _mih_designs(bits: int, k: int, max_tables: int, max_radius: int | None) -> list[Layout]:
+    """The MIH designs with probe radius > 0 using at most max_tables tables."""
+    options = []
+    for blocks in range(1, min(k, max_tables) + 1):
+        base, extra = divmod(k + 1, blocks)
+        top = base if extra else base - 1
+        if max_radius is not None and top > max_radius:
+            continue
+        if _ball_volume(math.ceil(bits / blocks), top) * blocks > MAX_PROBES * 4:
+            continue  # hopeless: skip before building the masks
+        layout = _multi_index(bits, k, blocks)
+        if layout.probe_count <= MAX_PROBES:
+            options.append(layout)
+    return options
+
+
+def _cheapest(bits: int, k: int, max_tables: int, max_radius: int | None) -> Layout:
+    """The design with the lowest :func:`query_cost` using at most max_tables tables."""
+    options = _mih_designs(bits, k, max_tables, max_radius)
+    if max_tables >= k + 1:
+        options.append(_single_level(bits, k, k + 1))
+    # cheapest, then fewer tables (less memory); list order breaks remaining ties
+    return min(options, key=lambda lay: (query_cost(lay), lay.table_count))
+
+
+def _fewest_tables(bits: int, k: int, max_radius: int | None) -> int:
+    """The smallest table budget that some design (MIH or blocks) satisfies."""
+    counts = [lay.table_count for lay in _mih_designs(bits, k, k, max_radius)]
+    return min(counts, default=k + 1)
 
 
 def _two_level(bits: int, k: int, blocks: int, sub_blocks: int) -> Layout:
@@ -231,7 +406,9 @@ def _split(positions: Sequence[int], parts: int) -> list[list[int]]:
     return chunks
 
 
-def _finish(bits: int, k: int, tables: list[list[int]], design: str) -> Layout:
+def _finish(
+    bits: int, k: int, tables: list[list[int]], design: str, radii: tuple[int, ...] = ()
+) -> Layout:
     table_bits = max(0, math.ceil(math.log2(len(tables))))
     cap = MAX_COMBINED_KEY_BITS - table_bits
     return Layout(
@@ -239,7 +416,23 @@ def _finish(bits: int, k: int, tables: list[list[int]], design: str) -> Layout:
         max_distance=k,
         tables=tuple(_segments(positions[:cap]) for positions in tables),
         design=design,
+        radii=radii,
     )
+
+
+def _ball_volume(width: int, radius: int) -> int:
+    """Keys within Hamming distance ``radius`` of one ``width``-bit key."""
+    return sum(math.comb(width, i) for i in range(min(radius, width) + 1))
+
+
+def _masks(width: int, radius: int) -> np.ndarray:
+    """Every ``width``-bit XOR mask of weight <= radius, lighter first (uint64)."""
+    out = [
+        sum(1 << p for p in positions)
+        for weight in range(min(radius, width) + 1)
+        for positions in combinations(range(width), weight)
+    ]
+    return np.array(out, dtype=np.uint64)
 
 
 def _segments(positions: Sequence[int]) -> tuple[Segment, ...]:

@@ -20,6 +20,15 @@ that hits the bucket takes ~0.2 ms (an ordinary one ~12 us), i.e. about 2 ns per
 
 Memory at k = 3, f = 64: 8 B per fingerprint + 4 tables x (4 B key + 4 B row id) = 40 B per
 fingerprint (up to 1.5x slack on the fingerprint array while it grows), plus the keys.
+
+Layouts with a probe radius (multi-index hashing, see :mod:`.layout`) look up hundreds of keys
+per query, too many for binary searches (~0.2 us each at 1M). Each of their runs also carries a
+*directory*: per table, the start offset of every bucket of the key's top bits (about one slot
+per 1-2 stored fingerprints, so each slot covers 1-2 entries). A probe is then two adjacent
+directory reads and a short scan filtered by key equality, all probes of a query (or of a batch
+of queries) at once in numpy: no Python loop over probes or candidates. For f = 128, k = 16 (6
+tables) that is 16 B fingerprint + 6 x (4 B key + 4 B row + ~2-3 B directory) ~ 76-84 B per
+fingerprint.
 """
 
 from __future__ import annotations
@@ -38,6 +47,8 @@ _ROW_DTYPE = np.uint32
 _MAX_ROWS = int(np.iinfo(_ROW_DTYPE).max)
 _BATCH_CHUNK = 1 << 20
 _QUERY_CHUNK = 4096
+_PROBE_CHUNK = 1 << 17  # probes per vectorised step of a batched probing query
+_SLOT_EXTRA = 0
 
 if hasattr(np, "bitwise_count"):  # numpy >= 2.0
 
@@ -92,6 +103,20 @@ class _Run:
     keys: np.ndarray
     rows: np.ndarray
     size: int  # fingerprints covered (keys has size * tables entries)
+    directory: np.ndarray | None = None  # probing layouts: bucket start offsets, see _Directory
+    probe_base: np.ndarray | None = None  # per probe column: its table's first directory slot
+    probe_shift: np.ndarray | None = None  # per probe column: key bits below the directory's
+
+
+def _spread(starts: np.ndarray, values: np.ndarray, total: int) -> np.ndarray:
+    """``values[j]`` repeated from ``starts[j]`` up to the next start (the end: ``total``).
+
+    ``starts`` must be strictly increasing with ``starts[0] == 0``. Built as the cumulative sum
+    of the values' differences (wrapping for uint64, which cancels out).
+    """
+    steps = np.zeros(total, dtype=values.dtype)
+    steps[starts] = np.diff(values, prepend=values.dtype.type(0))
+    return np.cumsum(steps, dtype=values.dtype)
 
 
 class FingerprintTables:
@@ -121,6 +146,12 @@ class FingerprintTables:
             [(seg.start, (1 << seg.width) - 1, offset) for seg, offset in _offsets(table)]
             for table in layout.tables
         ]
+        self._probing = not layout.exact
+        if self._probing:
+            self._probe_tables = layout.probe_tables
+            self._probe_masks = layout.probe_masks
+            self._probe_prefix = self._prefix_array[self._probe_tables]
+            self._key_mask = np.uint64((1 << layout.key_bits) - 1)
 
     def __len__(self) -> int:
         return self._fps.size
@@ -169,7 +200,7 @@ class FingerprintTables:
         for run in runs[1:]:
             merged = _merge(merged, run)
         self._levels = [None] * len(self._levels)
-        self._levels.append(merged)
+        self._levels.append(self._with_directory(merged))
 
     def _capacity(self, level: int) -> int:
         return self.buffer_size * self.fanout ** (level + 1)
@@ -179,15 +210,36 @@ class FingerprintTables:
         levels = self._levels
         while True:
             if level == len(levels):
-                levels.append(run)
+                levels.append(self._with_directory(run))
                 return
             if levels[level] is not None:
                 run = _merge(levels[level], run)
                 levels[level] = None
             if run.size <= self._capacity(level):
-                levels[level] = run
+                levels[level] = self._with_directory(run)
                 return
             level += 1
+
+    def _with_directory(self, run: _Run) -> _Run:
+        """Attach the bucket directory a probing layout needs (exact layouts: unchanged)."""
+        if not self._probing:
+            return run
+        widths = np.array(self.layout.table_key_bits, dtype=np.int64)
+        # about one directory slot per 1-2 fingerprints in each table
+        slot_bits = np.minimum(widths, max(0, (run.size - 1).bit_length() - 1 + _SLOT_EXTRA))
+        shift = widths - slot_bits
+        base = np.concatenate([[0], np.cumsum(np.int64(1) << slot_bits)])
+        table = (run.keys >> self.layout.key_bits).astype(np.int64)
+        key = (run.keys & self._key_mask.astype(run.keys.dtype)).astype(np.int64)
+        slots = base[table] + (key >> shift[table])
+        counts = np.bincount(slots, minlength=int(base[-1]))
+        offsets = np.uint32 if run.keys.size < _MAX_ROWS else np.int64
+        directory = np.zeros(int(base[-1]) + 1, dtype=offsets)
+        np.cumsum(counts, out=directory[1:])
+        run.directory = directory
+        run.probe_base = base[self._probe_tables]
+        run.probe_shift = shift[self._probe_tables].astype(np.uint64)
+        return run
 
     def _build_run(self, start: int, end: int) -> _Run:
         tables = self.layout.table_count
@@ -217,6 +269,13 @@ class FingerprintTables:
 
     def candidate_count(self, fingerprint: int) -> int:
         """Table entries a query for ``fingerprint`` checks (before de-duplication, no buffer)."""
+        if self._probing:
+            probes = self._probe_values(split_words([fingerprint], self._words))
+            return sum(
+                self._run_candidates(run, probes)[0].size
+                for run in self._levels
+                if run is not None
+            )
         probes = np.array(self._probe_keys(fingerprint), dtype=self._key_dtype)
         total = 0
         for run in self._levels:
@@ -225,15 +284,88 @@ class FingerprintTables:
                 total += int((run.keys.searchsorted(probes, side="right") - lows).sum())
         return total
 
-    def _distances(self, rows: np.ndarray, query_words: list[np.uint64]) -> np.ndarray:
+    def _distances(
+        self, rows: np.ndarray | slice, query_words: Sequence[np.uint64] | np.ndarray
+    ) -> np.ndarray:
         data = self._fps.data
         distance = popcount(data[rows, 0] ^ query_words[0])
         for w in range(1, self._words):
             distance = distance + popcount(data[rows, w] ^ query_words[w])
         return distance
 
+    def _probe_values(self, words: np.ndarray) -> np.ndarray:
+        """Table-prefixed probe keys of (n, words) queries, query-major, flat uint64."""
+        probes = self.layout.keys_array(words)[:, self._probe_tables]
+        probes ^= self._probe_masks
+        probes |= self._probe_prefix
+        return probes.ravel()
+
+    def _run_candidates(
+        self, run: _Run, probes: np.ndarray, *, owners: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Positions in ``run`` of the entries whose key equals a probe's (and, if ``owners``,
+        the index of that probe for each).
+
+        Each probe reads its directory slot's [start, end) range; the ranges are concatenated
+        with cumulative sums (cheaper than ``np.repeat`` for ranges of 1-2 entries) and the
+        entries whose key differs from their probe's are dropped.
+        """
+        repeats = probes.size // run.probe_base.size
+        shift = run.probe_shift if repeats == 1 else np.tile(run.probe_shift, repeats)
+        base = run.probe_base if repeats == 1 else np.tile(run.probe_base, repeats)
+        slots = ((probes & self._key_mask) >> shift).astype(np.int64)
+        slots += base
+        lows = run.directory[slots].astype(np.int64)
+        counts = run.directory[slots + 1] - lows
+        ends = np.cumsum(counts)
+        total = int(ends[-1]) if ends.size else 0
+        if total == 0:
+            empty = np.empty(0, dtype=np.int64)
+            return empty, (empty if owners else None)
+        used = np.flatnonzero(counts)
+        starts = ends[used] - counts[used]
+        positions = _spread(starts, lows[used] - starts, total)
+        positions += np.arange(total, dtype=np.int64)
+        wanted = _spread(starts, probes[used], total)
+        same = np.flatnonzero(run.keys[positions] == wanted.astype(run.keys.dtype))
+        if not owners:
+            return positions[same], None
+        return positions[same], _spread(starts, used, total)[same]
+
+    def _probing_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
+        """:meth:`search` for layouts with a probe radius: every probe of every run at once."""
+        query = split_words([fingerprint], self._words)[0]
+        rows_found, distances_found = [], []
+        runs = [run for run in self._levels if run is not None]
+        if runs:
+            probes = np.array(self.layout.keys(fingerprint), dtype=np.uint64)[self._probe_tables]
+            probes ^= self._probe_masks
+            probes |= self._probe_prefix
+            for run in runs:
+                positions, _ = self._run_candidates(run, probes)
+                if positions.size:
+                    rows = run.rows[positions]
+                    distance = self._distances(rows, query)
+                    near = distance <= max_distance
+                    rows_found.append(rows[near])
+                    distances_found.append(distance[near])
+        end = self._fps.size
+        if end > self._sealed:
+            distance = self._distances(slice(self._sealed, end), query)
+            near = np.flatnonzero(distance <= max_distance)
+            rows_found.append(near + self._sealed)
+            distances_found.append(distance[near])
+        found = {
+            row: dist
+            for rows, distance in zip(rows_found, distances_found, strict=True)
+            for row, dist in zip(rows.tolist(), distance.tolist(), strict=True)
+        }
+        return sorted((dist, row) for row, dist in found.items())
+
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """(distance, row) of every fingerprint within ``max_distance``, sorted."""
+        if self._probing:
+            return self._probing_search(fingerprint, max_distance)
         query_words = [np.uint64((fingerprint >> (64 * w)) & MASK64) for w in range(self._words)]
         found: dict[int, int] = {}
         runs = [run for run in self._levels if run is not None]
@@ -279,9 +411,38 @@ class FingerprintTables:
         """:meth:`search` for (n, words) uint64 fingerprints, vectorised over queries."""
         self.seal()
         results: list[list[tuple[int, int]]] = []
+        if self._probing:
+            step = max(1, _PROBE_CHUNK // self.layout.probe_count)
+            for start in range(0, words.shape[0], step):
+                chunk = words[start : start + step]
+                results.extend(self._probing_chunk(chunk, max_distance))
+            return results
         for start in range(0, words.shape[0], _QUERY_CHUNK):
             results.extend(self._search_chunk(words[start : start + _QUERY_CHUNK], max_distance))
         return results
+
+    def _probing_chunk(self, words: np.ndarray, max_distance: int) -> list[list[tuple[int, int]]]:
+        """A batch of queries through the directories: all their probes in one numpy pass."""
+        probes = self._probe_values(words)
+        per_query = self.layout.probe_count
+        found_query, found_row, found_distance = [], [], []
+        for run in self._levels:
+            if run is None:
+                continue
+            positions, owner = self._run_candidates(run, probes, owners=True)
+            if not positions.size:
+                continue
+            rows = run.rows[positions]
+            query = owner // per_query
+            data = self._fps.data
+            distance = popcount(data[rows, 0] ^ words[query, 0])
+            for w in range(1, self._words):
+                distance += popcount(data[rows, w] ^ words[query, w])
+            near = distance <= max_distance
+            found_query.append(query[near])
+            found_row.append(rows[near])
+            found_distance.append(distance[near])
+        return _group_hits(words.shape[0], found_query, found_row, found_distance)
 
     def _search_chunk(self, words: np.ndarray, max_distance: int) -> list[list[tuple[int, int]]]:
         count = words.shape[0]
@@ -313,27 +474,17 @@ class FingerprintTables:
             found_query.append(query[hits])
             found_row.append(rows[hits])
             found_distance.append(distance[hits])
-        results: list[list[tuple[int, int]]] = [[] for _ in range(count)]
-        if not found_query:
-            return results
-        query = np.concatenate(found_query).astype(np.int64)
-        rows = np.concatenate(found_row).astype(np.int64)
-        distance = np.concatenate(found_distance).astype(np.int64)
-        pair = (query << 32) | rows
-        _, first = np.unique(pair, return_index=True)  # a row found by several tables once
-        query, rows, distance = query[first], rows[first], distance[first]
-        order = np.lexsort((rows, distance, query))
-        for q, dist, row in zip(
-            query[order].tolist(), distance[order].tolist(), rows[order].tolist(), strict=True
-        ):
-            results[q].append((dist, row))
-        return results
+        return _group_hits(count, found_query, found_row, found_distance)
 
     # -- accounting ------------------------------------------------------------------------------
 
     def nbytes(self) -> int:
         """Bytes held by the fingerprint array (allocated capacity) and all runs."""
-        runs = sum(r.keys.nbytes + r.rows.nbytes for r in self._levels if r is not None)
+        runs = sum(
+            r.keys.nbytes + r.rows.nbytes + (0 if r.directory is None else r.directory.nbytes)
+            for r in self._levels
+            if r is not None
+        )
         return self._fps.data.nbytes + runs
 
     @property
@@ -343,6 +494,27 @@ class FingerprintTables:
     @property
     def buffered(self) -> int:
         return self._fps.size - self._sealed
+
+
+def _group_hits(
+    count: int, found_query: list, found_row: list, found_distance: list
+) -> list[list[tuple[int, int]]]:
+    """(query, row, distance) hits -> per query, (distance, row) sorted, each row once."""
+    results: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+    if not found_query:
+        return results
+    query = np.concatenate(found_query).astype(np.int64)
+    rows = np.concatenate(found_row).astype(np.int64)
+    distance = np.concatenate(found_distance).astype(np.int64)
+    pair = (query << 32) | rows
+    _, first = np.unique(pair, return_index=True)  # a row found by several tables once
+    query, rows, distance = query[first], rows[first], distance[first]
+    order = np.lexsort((rows, distance, query))
+    for q, dist, row in zip(
+        query[order].tolist(), distance[order].tolist(), rows[order].tolist(), strict=True
+    ):
+        results[q].append((dist, row))
+    return results
 
 
 def _offsets(table: Iterable) -> list:
@@ -374,6 +546,8 @@ class MemoryIndex(NearDuplicateIndex):
     Keys are stored as one UTF-8 byte buffer plus end offsets (about 8 bytes per key + its text).
     ``buffer_size`` (default 2048) and ``fanout`` (default 8) tune the insert buffer and levels.
     """
+
+    max_probe_radius = None  # probes tables at any radius (multi-index hashing layouts)
 
     def __init__(
         self,

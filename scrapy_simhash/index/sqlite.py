@@ -18,10 +18,13 @@ Reads: by default (``cache=True``) the fingerprints are mirrored in an in-proces
 only matches touch the database (for their keys). Before each read the mirror asks SQLite's
 ``PRAGMA data_version`` whether another connection committed and, if so, loads the rows with
 larger ids; rows are append-only, so the mirror never goes stale (deleting rows behind the
-index's back is not supported). The mirror costs ~48 B per fingerprint of RAM and is loaded on
-open (~2.5 s per million rows). With ``cache=False`` each query is one SQL statement over the
-expression indexes and nothing is held in memory: fine for small files, slow at millions of rows
-(random B-tree reads per candidate).
+index's back is not supported). The mirror costs ~48 B (k = 3) to ~85 B (f = 128, k = 16) per
+fingerprint of RAM and is loaded on open (~2.5 s per million rows). With ``cache=False`` each
+query is one SQL statement over the expression indexes and nothing is held in memory: fine for
+small files, slow at millions of rows (random B-tree reads per candidate). For layouts with a
+probe radius (multi-index hashing, the default for k >= 6) that statement has one
+``key IN (...)`` list per table holding every probed key (1,226 for f = 128, k = 16), each served
+by the table's expression index: ~400 q/s at 1M, so keep ``cache=True`` for large k.
 
 Within one process, every index on the same file (e.g. the ``pages`` and ``items`` namespaces)
 shares one connection and its transaction, so they never wait for each other's write lock. Keep
@@ -55,6 +58,7 @@ META_TABLE = "simhash_meta"
 _SIGN_BIT = 1 << 63
 _LOAD_CHUNK = 1 << 16
 _IN_CHUNK = 500
+_MAX_SQL_PROBES = 30_000  # host parameters per statement (SQLite >= 3.32 allows 32,766)
 
 
 def to_signed(word: int) -> int:
@@ -154,6 +158,8 @@ def _release(shared: _SharedConnection, user: SqliteIndex) -> None:
 
 class SqliteIndex(NearDuplicateIndex):
     """A near-duplicate index in an SQLite file (``sqlite:///path.db``)."""
+
+    max_probe_radius = None  # the cache probes at any radius; the SQL path uses IN lists
 
     def __init__(
         self,
@@ -293,10 +299,33 @@ class SqliteIndex(NearDuplicateIndex):
         columns = ", ".join(self._columns)
         marks = ", ".join("?" for _ in self._columns)
         self._insert_sql = f"INSERT INTO {self.table} (id, key, {columns}) VALUES (?, ?, {marks})"
-        where = " OR ".join(
-            f"{key_expression(self.layout, t)} = ?" for t in range(self.layout.table_count)
-        )
-        self._candidates_sql = f"SELECT id, {columns} FROM {self.table} WHERE {where}"
+        self._candidates_sql = []
+        if self.layout.exact:
+            where = " OR ".join(
+                f"{key_expression(self.layout, t)} = ?" for t in range(self.layout.table_count)
+            )
+            self._candidates_sql.append(
+                (f"SELECT id, {columns} FROM {self.table} WHERE {where}", None)
+            )
+            return
+        # one statement over every table's IN list when the parameters fit, else one per table
+        groups: list[list[int]] = [[]]
+        used = 0
+        for table, count in enumerate(self.layout.probe_counts):
+            if groups[-1] and used + count > _MAX_SQL_PROBES:
+                groups.append([])
+                used = 0
+            groups[-1].append(table)
+            used += count
+        for group in groups:
+            where = " OR ".join(
+                f"{key_expression(self.layout, t)} IN "
+                f"({', '.join('?' for _ in range(self.layout.probe_counts[t]))})"
+                for t in group
+            )
+            self._candidates_sql.append(
+                (f"SELECT id, {columns} FROM {self.table} WHERE {where}", group)
+            )
 
     # -- transactions ----------------------------------------------------------------------------
 
@@ -466,14 +495,22 @@ class SqliteIndex(NearDuplicateIndex):
         ]
 
     def _query_sql(self, value: int, radius: int) -> list[Match]:
-        probes = [to_signed(key) for key in self.layout.keys(value)]
-        hits = []
-        for row_id, *words in self._conn.execute(self._candidates_sql, probes):
-            stored = sum(to_unsigned(word) << (64 * w) for w, word in enumerate(words))
-            distance = (stored ^ value).bit_count()
-            if distance <= radius:
-                hits.append((row_id, stored, distance))
-        return self._matches(hits)
+        if self.layout.exact:
+            probes = [[to_signed(key) for key in self.layout.keys(value)]]
+        else:
+            per_table = self.layout.probes(value)
+            probes = [
+                [to_signed(key) for t in group for key in per_table[t]]
+                for _, group in self._candidates_sql
+            ]
+        hits: dict[int, tuple[int, int, int]] = {}
+        for (sql, _), parameters in zip(self._candidates_sql, probes, strict=True):
+            for row_id, *words in self._conn.execute(sql, parameters):
+                stored = sum(to_unsigned(word) << (64 * w) for w, word in enumerate(words))
+                distance = (stored ^ value).bit_count()
+                if distance <= radius:
+                    hits[row_id] = (row_id, stored, distance)
+        return self._matches(list(hits.values()))
 
     def _matches(self, hits: list[tuple[int, int, int]]) -> list[Match]:
         """(id, fingerprint, distance) -> Match list, nearest first then oldest first."""

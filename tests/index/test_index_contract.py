@@ -64,7 +64,7 @@ def as_tuples(matches: list[Match]) -> list[tuple]:
 @pytest.mark.parametrize(
     ("bits", "k", "tables"),
     [(64, 3, None), (64, 3, "manku"), (64, 6, None), (128, 3, None), (128, 10, "manku"),
-     (64, 1, None)],
+     (64, 1, None), (128, 16, None), (128, 10, None), (64, 8, None), (64, 6, 7)],
 )
 def test_every_backend_returns_exactly_the_brute_force_answer(backend, bits, k, tables, tmp_path):
     rng = random.Random(f"{backend}-{bits}-{k}-{tables}")
@@ -86,6 +86,40 @@ def test_every_backend_returns_exactly_the_brute_force_answer(backend, bits, k, 
         smaller = max(0, k - 1)
         for query in queries[:30]:
             assert as_tuples(index.query(query, smaller)) == brute_force(stored, query, smaller)
+
+
+def spread_over_tables(rng: random.Random, fp: int, layout, flips: int) -> int:
+    """Flip ``flips`` bits, r_i + 1 in each table in turn (the multi-index worst case)."""
+    order = list(range(layout.table_count))
+    rng.shuffle(order)
+    positions = []
+    for table in order:
+        bits = [seg.start + i for seg in layout.tables[table] for i in range(seg.width)]
+        positions += rng.sample(bits, min(len(bits), layout.radii[table] + 1))
+    for position in positions[:flips]:
+        fp ^= 1 << position
+    return fp
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("bits", "k"), [(128, 16), (64, 8), (64, 6)])
+def test_neighbours_spread_adversarially_over_the_tables_are_exact(backend, bits, k, tmp_path):
+    rng = random.Random(f"spread-{backend}-{bits}-{k}")
+    with make_index(backend, tmp_path, bits=bits, max_distance=k) as index:
+        assert not index.layout.exact
+        base = [rng.getrandbits(bits) for _ in range(150)]
+        stored = [(f"b{i}", fp) for i, fp in enumerate(base)]
+        stored += [(f"n{i}", spread_over_tables(rng, fp, index.layout, rng.randint(k - 2, k + 1)))
+                   for i, fp in enumerate(base[:100])]
+        index.add_many(stored[:200])
+        for key, fp in stored[200:]:
+            index.add(key, fp)  # some rows stay in the unsorted buffer
+        queries = [spread_over_tables(rng, fp, index.layout, k if i < 40 else k + 1)
+                   for i, fp in enumerate(base[:60])]
+        expected = [brute_force(stored, q, k) for q in queries]
+        assert [as_tuples(index.query(q)) for q in queries] == expected
+        assert [as_tuples(m) for m in index.query_many(queries)] == expected
+        assert all(expected[:40])  # every query at distance k has its base fingerprint
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -62,6 +62,46 @@ def test_nbytes_counts_numpy_storage_and_optionally_keys():
     assert index.nbytes(include_keys=True) >= index.nbytes() + key_bytes
 
 
+def test_probing_runs_carry_a_directory_and_answer_like_a_scan():
+    rng = random.Random(13)
+    index = MemoryIndex(bits=128, max_distance=16, buffer_size=64, fanout=3)
+    base = [rng.getrandbits(128) for _ in range(1500)]
+    for i, fp in enumerate(base):
+        index.add(str(i), fp)
+    runs = [run for run in index.engine._levels if run is not None]
+    assert len(runs) >= 2 and all(run.directory is not None for run in runs)
+    assert index.engine.buffered > 0
+    queries = [fp ^ (0xFFFF << 40) for fp in base[::50]] + [rng.getrandbits(128)]
+    single = [index.query(q) for q in queries]
+    assert [m[0].key for m in single[:-1]] == [str(i) for i in range(0, 1500, 50)]
+    assert index.query_many(queries) == single
+    index.compact()
+    assert index.engine.run_count == 1 and index.query_many(queries) == single
+
+
+def test_the_default_128_bit_layout_stays_under_100_bytes_per_fingerprint():
+    index = MemoryIndex(bits=128, max_distance=16)
+    words = np.random.default_rng(5).integers(0, 2**64, (200_000, 2), dtype=np.uint64)
+    index.engine.extend(words)
+    index.compact()
+    assert index.layout.table_count == 6
+    assert index.nbytes() / 200_000 < 100
+    fp = int(words[7, 0]) | int(words[7, 1]) << 64
+    assert index.engine.candidate_count(fp) >= 6  # itself, once per table
+    assert index.engine.search(fp ^ 0b111, 16)[0] == (3, 7)
+
+
+def test_a_hot_bucket_stays_exact_when_probing():
+    engine = FingerprintTables(make_layout(128, 16), buffer_size=64)
+    hot = np.zeros((3000, 2), dtype=np.uint64)
+    hot[:, 1] = np.arange(3000, dtype=np.uint64) << np.uint64(40)  # blocks 0-3 all zero
+    engine.extend(hot)
+    engine.seal()
+    assert engine.candidate_count(1 << 30) >= 4 * 3000
+    assert [row for _, row in engine.search(int(hot[5, 1]) << 64, 16)][:1] == [5]
+    assert len(engine.search(0, 16)) == sum(int(v).bit_count() <= 16 for v in hot[:, 1])
+
+
 def test_candidate_count_sees_a_hot_bucket_whole():
     engine = FingerprintTables(make_layout(64, 3), buffer_size=64)
     hot = np.arange(1, 1001, dtype=np.uint64).reshape(-1, 1) << np.uint64(16)  # low block 0

@@ -175,6 +175,27 @@ def test_sql_key_expressions_equal_the_layout_keys():
     index.close()
 
 
+@pytest.mark.parametrize("limit", [30_000, 300])
+def test_sql_reads_probe_every_key_within_each_tables_radius(tmp_path, monkeypatch, limit):
+    import scrapy_simhash.index.sqlite as module
+
+    monkeypatch.setattr(module, "_MAX_SQL_PROBES", limit)  # 300: one statement per table
+    uri = f"sqlite:///{tmp_path / 'mih.db'}"
+    rng = random.Random(10)
+    stored = [rng.getrandbits(128) for _ in range(300)]
+    with open_index(uri, bits=128, max_distance=16, cache=False) as index:
+        assert index.layout.table_count == 6 and not index.layout.exact
+        assert (len(index._candidates_sql) == 1) == (limit > 2000)
+        plan = " ".join(str(row) for row in index._conn.execute(
+            f"EXPLAIN QUERY PLAN {index._candidates_sql[0][0]}",
+            [0] * index._candidates_sql[0][0].count("?")))
+        assert "USING INDEX simhash_pages_t0" in plan and "SCAN" not in plan
+        index.add_many((f"k{i}", fp) for i, fp in enumerate(stored))
+        query = stored[42] ^ sum(1 << p for p in range(0, 128, 8))  # 16 bits, 1-2 per table
+        assert index.query(query) == [Match("k42", stored[42], 16)]
+        assert index.query(stored[7] ^ 3, 1) == []
+
+
 CHILD = textwrap.dedent(
     """
     import random, sys
