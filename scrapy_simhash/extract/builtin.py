@@ -3,10 +3,12 @@
 After :func:`~.segment.segment` has cut the page into blocks (one walk over the tree), each
 block gets a score from its length (words for Latin scripts, characters for CJK), sentence
 punctuation, link density and the class/id hint in force: article paragraphs score high; menus,
-link lists, labels, legal lines and hinted chrome score below zero. The main content is the run
-of consecutive children (text blocks and whole subtrees) of one node with the largest total,
-found for all nodes in one pass with prefix sums (no second walk over the tree). Inside it,
-link lists, hinted chrome and a heading that repeats the headline are left out.
+link lists, labels, bylines and datelines, teasers cut off with "...", legal lines and hinted
+chrome score below zero. The main content is the run of consecutive children (text blocks and
+whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
+sums (no second walk over the tree). Inside it, link lists, hinted chrome and a heading that
+repeats the headline are left out. A page without prose (a product page, a form) falls back to
+its plain text minus link lists and chrome, so that it still has something to fingerprint.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ _LEGAL_MARKERS = (
     "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经", "举报"
 )
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
+_ELLIPSES = ("...", "…", "[…]", "[...]")
+# Bylines, datelines and credits: short lines that open with these words or carry a date.
+_BYLINE_RE = re.compile(
+    r"^\s*(?:by|por|von|par|di|posted|published|updated|written|photo|photos|image|credit|"
+    r"source|via|作者|记者|来源|编辑|责任编辑|发布时间|时间|日期)\b|"
+    r"\b(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]\d{1,2}|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
 _TITLE_SPLIT_RE = re.compile(r"\s+[-|–—:·»]\s+|\s*[|｜_]\s*|\s+-{2,}\s+")
 
 CJK_CHAR_WEIGHT = 0.6  # one Chinese character carries about 0.6 of a word
@@ -49,6 +60,9 @@ UNPUNCTUATED_MAX_UNITS = 20
 TINY_UNITS = 4
 POSITIVE_NODE_BONUS = 1.15
 CHROME_MAX_SHARE = 0.5
+TEASER_MAX_UNITS = 80
+BYLINE_MAX_UNITS = 15
+MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain text
 
 
 @dataclass
@@ -121,6 +135,12 @@ def base_scores(page: Segmented) -> list[float]:
                 continue
         if units < LEGAL_MAX_UNITS and legal(text):
             append(-units - 5.0)
+            continue
+        if units < BYLINE_MAX_UNITS and _BYLINE_RE.search(text) is not None:
+            append(-1.0)  # "By Jane Doe", "Updated 5:27 am, Nov. 20, 2019", "来源：新华社"
+            continue
+        if units < TEASER_MAX_UNITS and text.rstrip().endswith(_ELLIPSES):
+            append(-1.0)  # an excerpt cut off with "...": a teaser of another page
             continue
         punctuation = punctuation_of(text)
         if punctuation == 0:  # labels, titles, bylines, teasers: paragraphs have sentences
@@ -294,8 +314,10 @@ def article_from_segments(page: Segmented) -> Article:
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
     title = headline(page)
-    if best < 0:  # nothing scores: a tiny page; keep its plain, unlinked text
-        start, end = 0, len(page.block_text)
+    if best < 0 or sum(scores[start:end]) < MIN_ARTICLE_SCORE:
+        # No prose worth the name (a product page, a form, a tiny page): keep the page's
+        # plain text instead, without link lists and hinted chrome.
+        best, start, end = -1, 0, len(page.block_text)
     filter_chrome = best < 0 or hints[best] != NEGATIVE
     node_tag = page.node_tag
     texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
