@@ -356,6 +356,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--default-sizes", default="100000,1000000,10000000",
                         help="sizes of the (128, 16) table; empty skips it")
     parser.add_argument("--default-sqlite-max", type=int, default=1_000_000)
+    parser.add_argument("--redis", type=int, default=0, metavar="SIZE",
+                        help="also measure the Redis backend at SIZE stored fingerprints "
+                        "(starts its own redis-server; see benchmarks/index_redis.py)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s and int(s)]
     rng = np.random.default_rng(2024)
@@ -396,6 +399,12 @@ def main(argv: Sequence[str] | None = None) -> None:
           "SimhashIndex single, >= 100,000 batched q/s, <= 48 B/fp keys aside; SQLite >= 10,000 "
           "q/s, <= 80 B/fp on disk; at 1M, (128, 16): memory >= 5,000 single and >= 20,000 "
           "batched q/s, <= 100 B/fp)")
+    if args.redis:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from index_redis import run as run_redis
+
+        print()
+        run_redis(size=args.redis, clients=4, repeats=args.repeats)
 
 
 def _verify(stored: np.ndarray, queries: list[int], found: list) -> None:

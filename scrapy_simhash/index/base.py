@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
+from urllib.parse import urlsplit, urlunsplit
 
 from .layout import Layout, TablesOption, make_layout
 
@@ -191,3 +192,17 @@ class NearDuplicateIndex(abc.ABC):
         if not isinstance(key, str):
             raise TypeError(f"key must be a str, got {type(key).__name__}")
         return key
+
+
+def mask_password(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

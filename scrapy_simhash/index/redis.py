@@ -1,0 +1,628 @@
+"""Redis backend: one index shared by many crawl processes, with an atomic ``check_and_add``.
+
+URIs follow redis-py: ``redis://[[user]:password@]host[:port][/db]``, ``rediss://`` for TLS
+(``?ssl_cert_reqs=none`` etc.), ``unix:///path/redis.sock?db=0``. The query string also carries
+this backend's options: ``prefix`` (default ``simhash``; letters, digits and ``_.:-``),
+``batch_size`` and redis-py connection options (``socket_timeout``, ``socket_connect_timeout``...).
+
+Keys, all under one hash tag ``{<prefix>:<namespace>}`` so that every key of an index lives in
+one Redis Cluster slot and one Lua script may touch them all:
+
+- ``{p:ns}:meta``  hash: the index parameters (bits, k, layout, fingerprint settings), checked on
+  open like the SQLite backend (:class:`IndexParameterMismatch`);
+- ``{p:ns}:seq``   counter: the id of the last stored fingerprint (ids count from 1, so it is also
+  the index's size; ties between equally near matches go to the smallest id, the oldest);
+- ``{p:ns}:keys``  hash: chunk number ((id - 1) // 128) -> the keys of those 128 ids, each as a
+  2-byte length then its UTF-8 bytes (one hash field per 128 pages instead of one per page:
+  about 2 bytes of overhead per key instead of about 45);
+- ``{p:ns}:t<i>``  one hash per layout table: packed table key -> bucket, a string of packed
+  entries ``fingerprint (8 or 16 bytes, big-endian) + id (4 bytes)``.
+
+``check_and_add`` is one Lua script (EVALSHA, reloaded after NOSCRIPT): it reads the query's bucket
+in every table, computes Hamming distances of the candidates byte by byte, returns the nearest
+(ties: the smallest id) or appends the fingerprint to every bucket. Redis runs a script alone, so
+two workers that see two copies of a page at the same moment cannot both keep it.
+
+Failures: an unreachable server at open raises :class:`IndexUnavailable` naming the URL (password
+masked); a connection lost later raises :class:`IndexUnavailable` from the call that hit it (the
+Scrapy layer applies ``SIMHASH_ON_INDEX_ERROR``). Writes are never retried blindly (a script that
+ran but whose reply was lost would otherwise store a page twice); the next call reconnects by
+itself. If the server came back empty (restarted without persistence), the parameters are written
+again and the call proceeds on the now empty index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import numpy as np
+
+from .base import (
+    IndexParameterMismatch,
+    Match,
+    NearDuplicateIndex,
+    NearDuplicateIndexError,
+    mask_password,
+)
+from .layout import TablesOption
+
+try:
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.exceptions import NoScriptError
+    from redis.retry import Retry
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the installation
+    raise ModuleNotFoundError(
+        "the Redis index needs the 'redis' package: pip install 'scrapy-simhash[redis]'",
+        name="redis",
+    ) from error
+
+logger = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+DEFAULT_PREFIX = "simhash"
+ID_BYTES = 4
+MAX_KEY_BYTES = 65535
+MASK64 = (1 << 64) - 1
+MAX_ID = (1 << (8 * ID_BYTES)) - 1
+_PREFIX_RE = re.compile(r"^[A-Za-z0-9_.:\-]{1,100}$")
+_NOMETA = "SIMHASH_NOMETA"
+_OWN_OPTIONS = ("prefix", "batch_size", "retry_interval")
+
+# One script for every operation. KEYS: meta, seq, keys, t1..tn. ARGV[1] = mode, ARGV[2] = the
+# fingerprint's width in bytes, ARGV[3] = a table key's width in bytes; a *probe* is one string:
+# the fingerprint then every table's key (fixed widths, big-endian), so a call has few arguments.
+#   "C" check_and_add: radius, key, probe[, counts, extra] -> nil or {id, fp, distance, key}
+#   "Q" query:         radius, probe[, counts, extra]      -> {id, fp, distance, key, id, ...}
+#   "A" add many:      count, then per item key, probe  -> count
+# Multi-index hashing layouts only: ``counts`` says how many extra keys each table probes
+# ("12,12,3") and ``extra`` holds them all, concatenated at the table key width. Entries are only
+# ever stored under a table's own key; the extra keys are read, never written.
+_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return redis.error_reply('SIMHASH_NOMETA the index parameters are missing')
+end
+local tables = #KEYS - 3
+local byte, char, sub, floor, bxor = string.byte, string.char, string.sub, math.floor, bit.bxor
+local mode = ARGV[1]
+local n = tonumber(ARGV[2])
+local kw = tonumber(ARGV[3])
+local CHUNK = 128
+
+local function pack_id(id)
+  return char(floor(id / 16777216) % 256, floor(id / 65536) % 256, floor(id / 256) % 256, id % 256)
+end
+
+local function field(probe, t)
+  local at = n + (t - 1) * kw + 1
+  return sub(probe, at, at + kw - 1)
+end
+
+local function insert(probe, key, id, buckets)
+  local id_bytes = pack_id(id)
+  local slot = pack_id(floor((id - 1) / CHUNK))
+  local chunk = redis.call('HGET', KEYS[3], slot)
+  local record = char(floor(#key / 256), #key % 256) .. key
+  if chunk then chunk = chunk .. record else chunk = record end
+  redis.call('HSET', KEYS[3], slot, chunk)
+  local entry = sub(probe, 1, n) .. id_bytes
+  for t = 1, tables do
+    local name = field(probe, t)
+    local bucket
+    if buckets then bucket = buckets[t] else bucket = redis.call('HGET', KEYS[3 + t], name) end
+    if bucket then bucket = bucket .. entry else bucket = entry end
+    redis.call('HSET', KEYS[3 + t], name, bucket)
+  end
+end
+
+local function key_of(id)
+  local chunk = redis.call('HGET', KEYS[3], pack_id(floor((id - 1) / CHUNK)))
+  local pos = 1
+  for _ = 1, (id - 1) % CHUNK do
+    local b1, b2 = byte(chunk, pos, pos + 1)
+    pos = pos + 2 + b1 * 256 + b2
+  end
+  local b1, b2 = byte(chunk, pos, pos + 1)
+  return sub(chunk, pos + 2, pos + 1 + b1 * 256 + b2)
+end
+
+local function next_ids(count)
+  local last = redis.call('INCRBY', KEYS[2], count)
+  if last > 4294967295 then
+    redis.call('DECRBY', KEYS[2], count)
+    return nil
+  end
+  return last - count + 1
+end
+local FULL = 'SIMHASH_FULL the index holds at most 2**32 - 1 fingerprints'
+
+if mode == 'A' then
+  local count = tonumber(ARGV[4])
+  local first = next_ids(count)
+  if not first then return redis.error_reply(FULL) end
+  for i = 0, count - 1 do
+    insert(ARGV[6 + 2 * i], ARGV[5 + 2 * i], first + i, nil)
+  end
+  return count
+end
+
+local radius = tonumber(ARGV[4])
+local probe, extra_counts, first_extra
+if mode == 'C' then
+  probe, extra_counts, first_extra = ARGV[6], ARGV[7], 8
+else
+  probe, extra_counts, first_extra = ARGV[5], ARGV[6], 7
+end
+local width = n + 4
+local query = {byte(probe, 1, n)}
+local POPCOUNT = 'POPCOUNT_BYTES'  -- byte i + 1 is the popcount of i
+
+local buckets, hits, seen = {}, {}, {}
+local best_d, best_id, best_fp = radius + 1, nil, nil
+
+local function scan(bucket)
+  for pos = 1, #bucket, width do
+    local d = 0
+    for j = 1, n do
+      d = d + byte(POPCOUNT, bxor(query[j], byte(bucket, pos + j - 1)) + 1)
+      if d > radius then break end
+    end
+    if d <= radius then
+      local b1, b2, b3, b4 = byte(bucket, pos + n, pos + n + 3)
+      local id = ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+      if mode == 'C' then
+        if d < best_d or (d == best_d and id < best_id) then
+          best_d, best_id, best_fp = d, id, sub(bucket, pos, pos + n - 1)
+        end
+      elseif not seen[id] then
+        seen[id] = true
+        local found = #hits
+        hits[found + 1] = id
+        hits[found + 2] = sub(bucket, pos, pos + n - 1)
+        hits[found + 3] = d
+        hits[found + 4] = key_of(id)
+      end
+    end
+  end
+end
+
+for t = 1, tables do
+  local bucket = redis.call('HGET', KEYS[3 + t], field(probe, t))
+  buckets[t] = bucket
+  if bucket then scan(bucket) end
+end
+
+-- multi-index hashing layouts: the keys near each table's own key too (never stored into)
+if extra_counts then
+  local extra = ARGV[first_extra]
+  local at, t = 1, 0
+  for count in string.gmatch(extra_counts, '%d+') do
+    t = t + 1
+    local remaining = tonumber(count)
+    while remaining > 0 do
+      local take = math.min(remaining, 4000)
+      local fields = {}
+      for i = 1, take do
+        fields[i] = sub(extra, at, at + kw - 1)
+        at = at + kw
+      end
+      local found = redis.call('HMGET', KEYS[3 + t], unpack(fields))
+      for i = 1, take do
+        if found[i] then scan(found[i]) end
+      end
+      remaining = remaining - take
+    end
+  end
+end
+
+if mode == 'Q' then return hits end
+if best_id then
+  return {best_id, best_fp, best_d, key_of(best_id)}
+end
+local id = next_ids(1)
+if not id then return redis.error_reply(FULL) end
+insert(probe, ARGV[5], id, buckets)
+return nil
+""".replace("POPCOUNT_BYTES", "".join(f"\\{i.bit_count()}" for i in range(256)))
+
+# Write the parameters if the index is new, else return the stored ones (atomic: two workers
+# opening a new index at once agree on one set). KEYS: meta. ARGV: name, value, name, value...
+_OPEN_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('HGETALL', KEYS[1])
+end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return {}
+"""
+
+
+class IndexUnavailable(NearDuplicateIndexError):
+    """The index server cannot be reached (at open, or later: the call that hit it failed)."""
+
+
+def validate_prefix(prefix: object) -> str:
+    """A key prefix: 1-100 of letters, digits and ``_.:-`` (no wildcards, braces or spaces)."""
+    if not isinstance(prefix, str) or not _PREFIX_RE.match(prefix):
+        raise ValueError(
+            "the Redis key prefix must be 1-100 letters, digits or '_.:-' (no wildcards, braces "
+            f"or whitespace), got {prefix!r}"
+        )
+    return prefix
+
+
+class RedisIndex(NearDuplicateIndex):
+    """A near-duplicate index in Redis, shared by every process that opens the same URL + prefix.
+
+    Multi-index hashing layouts (probe radius > 0, chosen by ``make_layout`` for wide radii such
+    as 128 bits at k = 16) are supported: the script also reads the buckets of every key near
+    each table's own key.
+
+    ``url``: a redis-py URL without this backend's options; ``prefix``: the per-crawl key prefix;
+    ``batch_size``: fingerprints per script call in :meth:`add_many` / per pipeline in
+    :meth:`query_many`; ``retry_interval``: after a lost connection, calls fail at once (without
+    touching the network, so a crawl is not held up by a timeout per page) for this many seconds,
+    then the next call tries to reconnect; ``client``: an existing ``redis.Redis`` (its URL is
+    then only for messages); other keyword arguments go to ``redis.Redis.from_url`` (e.g.
+    ``socket_timeout``).
+    """
+
+    max_probe_radius = None  # the script probes keys near each table's own key (MIH layouts)
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        bits: int = 64,
+        max_distance: int = 3,
+        namespace: str = "pages",
+        tables: TablesOption = None,
+        params: Mapping[str, object] | None = None,
+        prefix: str = DEFAULT_PREFIX,
+        batch_size: int = 500,
+        retry_interval: float = 1.0,
+        client: redis.Redis | None = None,
+        **connection_options: Any,
+    ) -> None:
+        super().__init__(
+            bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
+        )
+        self._prepare_probes()
+        self.prefix = validate_prefix(prefix)
+        if int(batch_size) < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.batch_size = int(batch_size)
+        self.retry_interval = float(retry_interval)
+        self._down_until = 0.0  # after a connection failure, fail fast until then
+        self.url = mask_password(url)
+        self.location = f"Redis index {self.url} (prefix {self.prefix!r}, namespace {namespace!r})"
+        tag = f"{{{self.prefix}:{namespace}}}"
+        self.meta_key = f"{tag}:meta"
+        self.table_keys = [f"{tag}:t{t}" for t in range(self.layout.table_count)]
+        self.script_keys = [self.meta_key, f"{tag}:seq", f"{tag}:keys", *self.table_keys]
+        self._fp_bytes = self.bits // 8
+        self._key_bytes = (self.layout.key_bits + 7) // 8
+        self._owns_client = client is None
+        if client is None:
+            options: dict[str, Any] = {
+                "socket_connect_timeout": 5.0,
+                "socket_timeout": 10.0,
+                "retry": Retry(NoBackoff(), 0),  # no blind re-sends: see the module docstring
+                **connection_options,
+            }
+            try:
+                client = redis.Redis.from_url(url, **options)
+            except ValueError as error:
+                raise ValueError(f"invalid Redis URL {self.url}: {error}") from None
+        self._client = client
+        self._script = client.register_script(_SCRIPT)
+        encoded = [key.encode() for key in self.script_keys]
+        self._script_call = [len(encoded), *encoded]  # EVALSHA's numkeys and keys
+        head = [b"EVALSHA", self._script.sha.encode(), str(len(encoded)).encode(), *encoded]
+        self._head = b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in head)
+        self._head_count = len(head)
+        self._direct = type(client) is redis.Redis and client.get_connection_kwargs().get(
+            "protocol") not in (3, "3")
+        self._open_script = client.register_script(_OPEN_SCRIPT)
+        try:
+            client.ping()
+            self._open_parameters(params)
+        except redis.RedisError as error:
+            self._release()
+            raise self._unavailable(error, "cannot open") from error
+        except BaseException:
+            self._release()
+            raise
+
+    @classmethod
+    def from_uri(cls, uri: str, **kwargs: Any) -> RedisIndex:
+        """Build from ``redis://``, ``rediss://`` or ``unix://`` URIs (see the module docstring).
+
+        ``open_index`` passes the query string's values as keyword arguments too: this backend's
+        own options (``prefix``, ``batch_size``) are taken out of the URL given to redis-py.
+        """
+        location, _, query = uri.partition("?")
+        ours = {"bits", "max_distance", "namespace", "tables", "params", *_OWN_OPTIONS}
+        for_redis = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True)
+                     if name not in ours]
+        for name, _ in for_redis:  # redis-py parses its own query options (it knows their types)
+            kwargs.pop(name, None)
+        url = f"{location}?{urlencode(for_redis)}" if for_redis else location
+        return cls(url, **kwargs)
+
+    # -- parameters --------------------------------------------------------------------------
+
+    def _wanted_parameters(self, params: Mapping[str, object] | None) -> dict[str, str]:
+        wanted = {
+            "format": json.dumps(FORMAT_VERSION),
+            "bits": json.dumps(self.bits),
+            "max_distance": json.dumps(self.max_distance),
+            "layout": json.dumps(self.layout.describe()),
+            "layout_signature": json.dumps(self.layout.signature()),
+        }
+        for name, value in (params or {}).items():
+            try:
+                wanted[f"param.{name}"] = json.dumps(value, sort_keys=True)
+            except TypeError as error:
+                raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
+        return wanted
+
+    def _open_parameters(self, params: Mapping[str, object] | None) -> None:
+        wanted = self._wanted_parameters(params)
+        self._wanted = wanted
+        flat = [part for pair in wanted.items() for part in pair]
+        reply = self._open_script(keys=[self.meta_key], args=flat)
+        stored = {
+            reply[i].decode(): reply[i + 1].decode() for i in range(0, len(reply), 2)
+        }
+        if not stored:
+            return
+        names = set(stored) | set(wanted)
+        if params is None:
+            names = {name for name in names if not name.startswith("param.")}
+        differences = {
+            name: (_loads(stored.get(name)), _loads(wanted.get(name)))
+            for name in sorted(names)
+            if stored.get(name) != wanted.get(name)
+        }
+        if "layout" in differences:
+            differences.pop("layout_signature", None)
+        if differences:
+            raise IndexParameterMismatch(self.location, differences)
+        self.params = {
+            name[len("param."):]: json.loads(value)
+            for name, value in stored.items()
+            if name.startswith("param.")
+        }
+        self._wanted = stored
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def _unavailable(self, error: Exception, doing: str) -> NearDuplicateIndexError:
+        if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):
+            self._down_until = time.monotonic() + self.retry_interval
+            self._last_error = f"{doing} {self.location}: Redis unreachable ({error})"
+            return IndexUnavailable(self._last_error)
+        return NearDuplicateIndexError(f"{doing} {self.location}: {error}")
+
+    def _check_reachable(self) -> None:
+        """Fail fast while a recent connection failure is fresh (see ``retry_interval``)."""
+        self._check_open()
+        if self._down_until and time.monotonic() < self._down_until:
+            raise IndexUnavailable(f"{self._last_error}; next try in at most "
+                                   f"{self.retry_interval:g}s")
+
+    def _run(self, args: list, doing: str) -> Any:
+        """Run the script once; re-create lost parameters (a server restarted empty) once."""
+        self._check_reachable()
+        for attempt in (1, 2):
+            try:
+                try:
+                    return self._evalsha(args)
+                except NoScriptError:  # a restarted server forgot it: load, then run it
+                    self._client.script_load(_SCRIPT)
+                    return self._evalsha(args)
+            except redis.ResponseError as error:
+                if attempt == 1 and str(error).startswith(_NOMETA):
+                    self._restore_parameters()
+                    continue
+                raise self._unavailable(error, doing) from error
+            except redis.RedisError as error:
+                raise self._unavailable(error, doing) from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _evalsha(self, args: list) -> Any:
+        """EVALSHA of the script. With a plain ``redis.Redis`` client the command is packed here
+        and sent on a pooled connection: redis-py's generic path costs about as much client CPU
+        as the script costs Redis, and a crawler calls this once per page."""
+        if not self._direct:
+            return self._client.evalsha(self._script.sha, *self._script_call, *args)
+        packed = [b"*%d\r\n" % (len(args) + self._head_count), self._head]
+        for arg in args:
+            data = arg if isinstance(arg, bytes) else str(arg).encode()
+            packed.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        pool = self._client.connection_pool
+        connection = pool.get_connection()
+        try:
+            connection.send_packed_command([b"".join(packed)], check_health=False)
+            return connection.read_response()
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            connection.disconnect()  # never reuse a connection that may hold a late reply
+            raise
+        finally:
+            pool.release(connection)
+
+    def _restore_parameters(self) -> None:
+        logger.warning(
+            "%s lost its data (Redis restarted without persistence, or the keys were deleted): "
+            "the index starts over empty", self.location,
+        )
+        flat = [part for pair in self._wanted.items() for part in pair]
+        self._open_script(keys=[self.meta_key], args=flat)
+
+    def _prepare_probes(self) -> None:
+        """For multi-index hashing layouts: which probe columns are extra keys, per table."""
+        self._extra_columns = None
+        if getattr(self.layout, "exact", True):
+            return
+        masks = self.layout.probe_masks
+        self._extra_columns = np.flatnonzero(masks != 0)
+        tables_of = self.layout.probe_tables[self._extra_columns]
+        counts = np.bincount(tables_of, minlength=self.layout.table_count)
+        self._extra_counts = ",".join(str(int(c)) for c in counts)
+
+    def _lookup(self, fingerprint: int) -> list[bytes | str]:
+        """The script's lookup arguments: the probe, then for probing layouts the counts and the
+        extra keys concatenated (fixed width) in one string."""
+        probe = self._probe(fingerprint)
+        if self._extra_columns is None:
+            return [probe]
+        words = np.array(
+            [[(fingerprint >> (64 * w)) & MASK64 for w in range(self.layout.words)]],
+            dtype=np.uint64,
+        )
+        keys = self.layout.probe_keys(words, prefixed=False)[0, self._extra_columns]
+        fields = keys.astype(">u8").view(np.uint8).reshape(-1, 8)[:, 8 - self._key_bytes :]
+        return [probe, self._extra_counts, fields.tobytes()]
+
+    def _probe(self, fingerprint: int) -> bytes:
+        """The fingerprint then each table's key, fixed widths, big-endian (see the script)."""
+        size = self._key_bytes
+        return fingerprint.to_bytes(self._fp_bytes, "big") + b"".join(
+            key.to_bytes(size, "big") for key in self.layout.keys(fingerprint)
+        )
+
+    def _encoded_key(self, key: object) -> bytes:
+        data = self._key(key).encode("utf-8")
+        if len(data) > MAX_KEY_BYTES:
+            raise ValueError(f"key must be at most {MAX_KEY_BYTES} bytes in UTF-8, got {len(data)}")
+        return data
+
+    def _match(self, fp: bytes, distance: int, key: bytes) -> Match:
+        return Match(key.decode("utf-8"), int.from_bytes(fp, "big"), int(distance))
+
+    # -- the protocol ------------------------------------------------------------------------
+
+    def add(self, key: str, fingerprint: int) -> None:
+        self.add_many([(key, fingerprint)])
+
+    def add_many(self, items: Iterable[tuple[str, int]]) -> None:
+        """Store many pairs: ``batch_size`` per script call (one round trip each)."""
+        self._check_open()
+        for chunk in _chunks(iter(items), self.batch_size):
+            args: list = ["A", self._fp_bytes, self._key_bytes, len(chunk)]
+            for key, fingerprint in chunk:
+                args.append(self._encoded_key(key))
+                args.append(self._probe(self._fingerprint(fingerprint)))
+            self._run(args, "add to")
+
+    def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
+        value = self._fingerprint(fingerprint)
+        radius = self._radius(max_distance)
+        self._check_open()
+        return self._matches(self._run(self._query_args(value, radius), "query"))
+
+    def _query_args(self, value: int, radius: int) -> list:
+        return ["Q", self._fp_bytes, self._key_bytes, radius, *self._lookup(value)]
+
+    def _matches(self, reply: list) -> list[Match]:
+        hits = sorted(
+            (int(reply[i + 2]), int(reply[i]), reply[i + 1], reply[i + 3])
+            for i in range(0, len(reply), 4)
+        )
+        return [self._match(fp, distance, key) for distance, _, fp, key in hits]
+
+    def query_many(
+        self, fingerprints: Sequence[int], max_distance: int | None = None
+    ) -> list[list[Match]]:
+        """:meth:`query` for each fingerprint, ``batch_size`` scripts per round trip."""
+        values = [self._fingerprint(fp) for fp in fingerprints]
+        radius = self._radius(max_distance)
+        self._check_open()
+        out: list[list[Match]] = []
+        for start in range(0, len(values), self.batch_size):
+            replies = self._pipelined(
+                [self._query_args(v, radius) for v in values[start:start + self.batch_size]]
+            )
+            out.extend(self._matches(reply) for reply in replies)
+        return out
+
+    def _pipelined(self, calls: list[list]) -> list:
+        self._check_reachable()
+        for attempt in (1, 2):
+            pipe = self._client.pipeline(transaction=False)
+            for args in calls:
+                self._script(keys=self.script_keys, args=args, client=pipe)
+            try:
+                return pipe.execute()
+            except redis.ResponseError as error:
+                if attempt == 1 and _NOMETA in str(error):
+                    self._restore_parameters()
+                    continue
+                raise self._unavailable(error, "query") from error
+            except redis.RedisError as error:
+                raise self._unavailable(error, "query") from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def check_and_add(self, key: str, fingerprint: int) -> Match | None:
+        """Atomic across every client of this index: of two near-duplicates checked at the same
+        moment anywhere, exactly one is stored."""
+        self._check_open()
+        value = self._fingerprint(fingerprint)
+        args = ["C", self._fp_bytes, self._key_bytes, self.max_distance, self._encoded_key(key),
+                *self._lookup(value)]
+        reply = self._run(args, "check_and_add on")
+        if reply is None:
+            return None
+        return self._match(reply[1], reply[2], reply[3])
+
+    def __len__(self) -> int:
+        self._check_reachable()
+        try:
+            return int(self._client.get(self.script_keys[1]) or 0)
+        except redis.RedisError as error:
+            raise self._unavailable(error, "count") from error
+
+    # -- housekeeping ------------------------------------------------------------------------
+
+    def memory_usage(self) -> int:
+        """Bytes Redis reports (``MEMORY USAGE ... SAMPLES 0``) for all of this index's keys."""
+        self._check_open()
+        total = 0
+        for key in self.script_keys:
+            used = self._client.memory_usage(key, samples=0)
+            total += int(used or 0)
+        return total
+
+    def drop(self) -> None:
+        """Delete this index (its parameters and fingerprints): only its own keys, by name."""
+        self._check_open()
+        self._client.delete(*self.script_keys)
+
+    def _close(self) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        if self._owns_client:
+            self._client.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"<RedisIndex {self.url} prefix={self.prefix!r} namespace={self.namespace!r} "
+            f"bits={self.bits} k={self.max_distance} {self.layout.describe()}>"
+        )
+
+
+def _chunks(iterator: Iterator, size: int) -> Iterator[list]:
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _loads(value: str | None) -> object:
+    return None if value is None else json.loads(value)

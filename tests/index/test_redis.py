@@ -1,0 +1,305 @@
+"""The Redis backend against brute force, its parameters, failures and concurrent workers."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+
+import pytest
+
+from scrapy_simhash.index import IndexParameterMismatch, Match, NearDuplicateIndexError, open_index
+
+from .test_index_contract import as_tuples, brute_force, flip, planted_fingerprints
+
+redis_backend = pytest.importorskip("scrapy_simhash.index.redis")
+IndexUnavailable = redis_backend.IndexUnavailable
+RedisIndex = redis_backend.RedisIndex
+
+
+@pytest.mark.parametrize(
+    ("bits", "k", "tables"),
+    [(64, 3, None), (64, 3, "manku"), (64, 6, None), (128, 3, None), (128, 10, "manku"),
+     (64, 1, None), (128, 10, None), (128, 16, None)],
+)
+def test_redis_returns_exactly_the_brute_force_answer(redis_url, bits, k, tables):
+    """Exact-match layouts and multi-index hashing ones (64/6, 128/10, 128/16 by default)."""
+    rng = random.Random(f"redis-{bits}-{k}-{tables}")
+    fingerprints = planted_fingerprints(rng, bits, k, 400)
+    stored = [(f"page-{i}", fp) for i, fp in enumerate(fingerprints)]
+    with open_index(redis_url, bits=bits, max_distance=k, tables=tables, batch_size=64) as index:
+        half = len(stored) // 2
+        for key, fp in stored[:half]:
+            index.add(key, fp)
+        index.add_many(stored[half:])
+        assert len(index) == len(stored)
+        queries = [flip(rng, rng.choice(fingerprints), bits, rng.randint(0, k + 1))
+                   for _ in range(80)]
+        queries += [rng.getrandbits(bits) for _ in range(10)] + fingerprints[:10]
+        for query in queries[:40]:
+            assert as_tuples(index.query(query)) == brute_force(stored, query, k)
+        batched = index.query_many(queries)
+        assert [as_tuples(m) for m in batched] == [brute_force(stored, q, k) for q in queries]
+        smaller = max(0, k - 1)
+        for query in queries[:20]:
+            assert as_tuples(index.query(query, smaller)) == brute_force(stored, query, smaller)
+        for query in queries[:40]:
+            expected = brute_force(stored, query, k)
+            match = index.check_and_add(f"new-{query}", query)
+            assert (None if match is None else as_tuples([match])[0]) == (
+                expected[0] if expected else None
+            )
+            if not expected:
+                stored.append((f"new-{query}", query))
+        assert len(index) == len(stored)
+
+
+def test_check_and_add_returns_nearest_then_earliest_or_stores(redis_url):
+    with open_index(redis_url) as index:
+        assert index.check_and_add("a", 0b1111) is None
+        assert index.check_and_add("b", 0b0011) == Match("a", 0b1111, 2)
+        assert len(index) == 1
+        index.add("c", 0b0111)
+        index.add("d", 0b1110)
+        assert index.check_and_add("e", 0b0110) == Match("c", 0b0111, 1)
+        assert [m.key for m in index.query(0b0110)] == ["c", "d", "a"]
+
+
+def test_a_hot_bucket_stays_exact(redis_url):
+    rng = random.Random(3)
+    hot = [(f"hot-{i}", rng.getrandbits(48) << 16) for i in range(2000)]  # low block all zero
+    with open_index(redis_url) as index:
+        index.add_many(hot)
+        for _ in range(10):
+            query = flip(rng, rng.choice(hot)[1], 64, 3)
+            assert as_tuples(index.query(query)) == brute_force(hot, query, 3)
+
+
+def test_invalid_input_is_rejected_and_close_is_final(redis_url):
+    index = open_index(redis_url)
+    with pytest.raises(ValueError, match="2\\*\\*64"):
+        index.add("k", 1 << 64)
+    with pytest.raises(TypeError):
+        index.add(b"k", 1)
+    with pytest.raises(ValueError, match="max_distance"):
+        index.query(1, max_distance=4)
+    assert len(index) == 0
+    index.close()
+    index.close()
+    with pytest.raises(NearDuplicateIndexError):
+        index.check_and_add("k", 1)
+
+
+def test_unicode_keys_round_trip(redis_url):
+    with open_index(redis_url) as index:
+        index.add("https://例子.测试/新闻?id=1", 77)
+        assert index.query(77) == [Match("https://例子.测试/新闻?id=1", 77, 0)]
+
+
+# -- parameters, prefixes, URIs ----------------------------------------------------------------
+
+
+def test_a_second_client_shares_the_index(redis_url):
+    with open_index(redis_url, params={"tokenizer": "jieba"}) as first:
+        first.add("https://a.example/1", (1 << 63) | 5)
+    with open_index(redis_url, params={"tokenizer": "jieba"}) as second:
+        assert len(second) == 1
+        assert second.check_and_add("x", (1 << 63) | 4) == Match("https://a.example/1",
+                                                                  (1 << 63) | 5, 1)
+
+
+@pytest.mark.parametrize(
+    ("changed", "name"),
+    [({"bits": 128}, "bits"), ({"max_distance": 4}, "max_distance"),
+     ({"tables": "manku"}, "layout"), ({"params": {"tokenizer": "words"}}, "param.tokenizer")],
+)
+def test_other_parameters_are_a_clear_error_naming_the_url(redis_url, changed, name):
+    with open_index(redis_url, params={"tokenizer": "jieba"}) as index:
+        index.add("k", 1)
+    arguments = {"params": {"tokenizer": "jieba"}, **changed}
+    with pytest.raises(IndexParameterMismatch) as raised:
+        open_index(redis_url, **arguments)
+    assert name in raised.value.differences
+    message = str(raised.value)
+    assert redis_url.split("?")[0] in message and "stored" in message and "requested" in message
+
+
+def test_params_none_accepts_the_stored_settings(redis_url):
+    with open_index(redis_url, params={"weights": "tf"}):
+        pass
+    with open_index(redis_url) as index:
+        assert index.params == {"weights": "tf"}
+
+
+def test_prefixes_and_namespaces_are_separate_indexes(redis_server, redis_prefix):
+    base = f"{redis_server.url}?prefix={redis_prefix}"
+    with open_index(base) as pages, open_index(base, namespace="items", bits=128) as items, \
+            open_index(f"{base}_other") as other:
+        pages.add("page", 42)
+        items.add("item", 42)
+        assert (len(pages), len(items), len(other)) == (1, 1, 0)
+        assert other.query(42) == []
+        keys = {key.decode() for key in redis_server.client().scan_iter(f"{{{redis_prefix}:*")}
+        assert keys <= set(pages.script_keys) | set(items.script_keys)
+        pages.drop()
+        assert not redis_server.client().exists(*pages.script_keys)
+        assert len(items) == 1
+
+
+def test_uri_options_reach_the_backend_and_redis_py(redis_server, redis_prefix):
+    uri = f"{redis_server.url}?prefix={redis_prefix}&batch_size=7&socket_timeout=3&tables=manku"
+    with open_index(uri) as index:
+        assert isinstance(index, RedisIndex)
+        assert (index.prefix, index.batch_size, index.layout.table_count) == (redis_prefix, 7, 16)
+        kwargs = index._client.connection_pool.connection_kwargs
+        assert kwargs["socket_timeout"] == 3.0
+
+
+@pytest.mark.parametrize("prefix", ["a*", "a b", "{x}", "", "a?b", "x[1]"])
+def test_unsafe_prefixes_are_rejected(redis_server, prefix):
+    with pytest.raises(ValueError, match="prefix"):
+        RedisIndex(redis_server.url, prefix=prefix)
+
+
+def test_unreachable_redis_at_open_names_the_url_without_the_password():
+    from redisfixture import free_port
+
+    url = f"redis://user:s3cret@127.0.0.1:{free_port()}/2"
+    with pytest.raises(IndexUnavailable) as raised:
+        open_index(url, socket_connect_timeout=1)
+    message = str(raised.value)
+    assert "127.0.0.1" in message and "/2" in message
+    assert "s3cret" not in message and "***" in message
+
+
+def test_a_restart_is_an_error_then_the_client_reconnects(tmp_path, caplog):
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path)
+    try:
+        index = open_index(f"{server.url}?prefix=restart&retry_interval=0.3")
+        assert index.check_and_add("a", 1 << 40) is None
+        server.stop(save=True)
+        with pytest.raises(IndexUnavailable, match="unreachable"):
+            index.check_and_add("b", 1 << 41)
+        with pytest.raises(IndexUnavailable, match="next try"):  # fails fast, no new timeout
+            index.query_many([1, 2])
+        server.start()
+        time.sleep(0.35)
+        assert index.check_and_add("c", (1 << 40) | 1) == Match("a", 1 << 40, 1)
+        server.restart(save=False)  # back empty: the parameters are written again
+        assert index.check_and_add("d", (1 << 40) | 1) is None
+        assert "lost its data" in caplog.text and "prefix 'restart'" in caplog.text
+        assert index.query_many([(1 << 40) | 3]) == [[Match("d", (1 << 40) | 1, 1)]]
+        index.close()
+    finally:
+        server.stop()
+
+
+# -- concurrent workers ------------------------------------------------------------------------
+
+WORKERS = 4
+CLUSTERS = 150
+MEMBERS = 5
+
+
+def clusters(seed: int) -> list[list[int]]:
+    """Clusters of fingerprints within distance 2 of each other, far from every other cluster."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(CLUSTERS):
+        center = rng.getrandbits(64)
+        out.append([center] + [center ^ (1 << rng.randrange(64)) for _ in range(MEMBERS - 1)])
+    return out
+
+
+def _worker(url: str, rounds: int, worker: int, barrier, results) -> None:
+    for round_ in range(rounds):
+        rng = random.Random(round_ * 100 + worker)
+        work = [(c, m, fp) for c, members in enumerate(clusters(round_))
+                for m, fp in enumerate(members)]
+        rng.shuffle(work)
+        index = open_index(f"{url}_r{round_}")
+        barrier.wait()  # every worker starts the round at the same moment
+        kept = [f"{c}/{m}/{worker}" for c, m, fp in work
+                if index.check_and_add(f"{c}/{m}/{worker}", fp) is None]
+        index.close()
+        results.put((round_, kept))
+
+
+def test_concurrent_workers_keep_exactly_one_member_per_cluster(redis_url):
+    """WORKERS processes check-and-add every member of the same clusters, each in its own shuffled
+    order, starting each round together: exactly one member per cluster is kept, every round."""
+    rounds = 5
+    for round_ in range(rounds):
+        open_index(f"{redis_url}_r{round_}").close()  # parameters written once
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(WORKERS)
+    results = context.Queue()
+    processes = [
+        context.Process(target=_worker, args=(redis_url, rounds, w, barrier, results))
+        for w in range(WORKERS)
+    ]
+    for process in processes:
+        process.start()
+    kept: dict[int, list[str]] = {round_: [] for round_ in range(rounds)}
+    for _ in range(rounds * WORKERS):
+        round_, keys = results.get(timeout=120)
+        kept[round_].extend(keys)
+    for process in processes:
+        process.join(timeout=30)
+        assert process.exitcode == 0
+    for round_ in range(rounds):
+        kept_clusters = sorted(int(key.split("/")[0]) for key in kept[round_])
+        assert kept_clusters == list(range(CLUSTERS)), f"round {round_}"
+        with open_index(f"{redis_url}_r{round_}") as index:
+            assert len(index) == CLUSTERS
+            for c, members in enumerate(clusters(round_)):
+                assert [m.key.split("/")[0] for m in index.query(members[0])] == [str(c)]
+
+
+def test_long_keys_round_trip_and_oversized_keys_are_rejected(redis_url):
+    rng = random.Random(12)
+    fps = [rng.getrandbits(64) for _ in range(200)]
+    with open_index(redis_url) as index:
+        long_key = "https://a.example/" + "x" * 5000
+        index.add_many([(f"k{i}", fp) for i, fp in enumerate(fps[:-1])] + [(long_key, fps[-1])])
+        assert index.query(fps[-1]) == [Match(long_key, fps[-1], 0)]
+        assert index.query(fps[150]) == [Match("k150", fps[150], 0)]
+        with pytest.raises(ValueError, match="65535 bytes"):
+            index.check_and_add("y" * 70_000, 1)
+        assert len(index) == 200
+
+
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [("redis://:pw@h:1/0", "redis://:***@h:1/0"),
+     ("rediss://user:pw@h:6380/2?ssl_cert_reqs=none",
+      "rediss://user:***@h:6380/2?ssl_cert_reqs=none"),
+     ("redis://[::1]:7000/0", "redis://[::1]:7000/0"),
+     ("redis://u:p@[::1]:7000/0", "redis://u:***@[::1]:7000/0"),
+     ("unix:///run/redis.sock?db=1", "unix:///run/redis.sock?db=1")],
+)
+def test_passwords_never_reach_messages(url, masked):
+    assert redis_backend.mask_password(url) == masked
+
+
+def test_tls_and_unix_urls_fail_clearly_when_nothing_listens(tmp_path):
+    from redisfixture import free_port
+
+    with pytest.raises(IndexUnavailable, match=r"rediss://u:\*\*\*@127\.0\.0\.1"):
+        open_index(f"rediss://u:secret@127.0.0.1:{free_port()}/0?prefix=x&ssl_cert_reqs=none",
+                   socket_connect_timeout=1)
+    with pytest.raises(IndexUnavailable, match=r"nothing\.sock"):
+        open_index(f"unix://{tmp_path / 'nothing.sock'}?db=0&prefix=x")
+
+
+def test_wide_defaults_use_a_multi_index_hashing_layout(redis_url):
+    """128 bits at k = 16 (the library's defaults): 6 probed tables, not 17 tiny-key ones."""
+    with open_index(redis_url, bits=128, max_distance=16) as index:
+        assert not index.layout.exact and index.layout.table_count < 17
+        rng = random.Random(16)
+        base = rng.getrandbits(128)
+        assert index.check_and_add("a", base) is None
+        assert index.check_and_add("b", flip(rng, base, 128, 16)) == Match("a", base, 16)
+        assert index.check_and_add("c", flip(rng, base, 128, 17)) is None
