@@ -9,11 +9,17 @@ Stats written (``<ns>`` is ``pages`` or ``items``): ``simhash/<ns>/checked`` (si
 and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped``,
 ``simhash/<ns>/skipped/<reason>``, ``simhash/index/<ns>/size``, ``simhash/index/errors``,
 ``simhash/time/<ns>/fingerprint`` and ``simhash/time/<ns>/index`` (seconds).
+
+While the crawl runs, the index is flushed every :data:`FLUSH_INTERVAL` seconds (or its own
+``commit_interval``) on the reactor, so an idle crawl neither keeps SQLite's write lock (other
+processes would wait, then fail with "database is locked") nor leaves old fingerprints
+uncommitted (lost if the process is killed).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +40,8 @@ KEPT = "kept"
 DROPPED = "dropped"
 SKIPPED = "skipped"
 STOP_REASON = "simhash_index_error"
+#: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
+FLUSH_INTERVAL = 1.0
 
 
 def build_detector(config: SimhashConfig) -> Detector:
@@ -93,12 +101,14 @@ class Deduplicator:
         self._logged_causes: set[str] = set()
         self._stopping = False
         self._closed = False
+        self._flusher: Any = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def open(self) -> None:
-        """Open the index (at spider_opened); failures are handled per SIMHASH_ON_INDEX_ERROR."""
+        """Open the index (at spider_opened); if it cannot be opened the crawl stops."""
         from scrapy_simhash.index import IndexParameterMismatch
+        from scrapy_simhash.index.base import mask_password
 
         self.session.component_opened(self.namespace)
         try:
@@ -109,20 +119,53 @@ class Deduplicator:
             logger.error(
                 "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
                 "use another index or the same settings. Stopping the crawl.",
-                self.config.index_uri, error, extra={"crawler": self.crawler},
+                mask_password(self.config.index_uri), error, extra={"crawler": self.crawler},
             )
             self._stop()
             return
         except Exception as error:
-            self._index_error("open", error)
+            # Without its index the crawl cannot deduplicate at all: stop whatever the policy.
+            self.stats.inc_value("simhash/index/errors")
+            logger.error(
+                "Simhash: cannot open the index at SIMHASH_INDEX_URI=%r (%s: %s). "
+                "Stopping the crawl.",
+                mask_password(self.config.index_uri), type(error).__name__, error,
+                extra={"crawler": self.crawler},
+            )
+            self._stop()
             return
         self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
+        self._start_flusher()
+
+    def _start_flusher(self) -> None:
+        """Flush the index periodically on the crawl's reactor (none installed: no timer)."""
+        if "twisted.internet.reactor" not in sys.modules:
+            return
+        from twisted.internet import task
+
+        interval = getattr(self.index, "commit_interval", None)
+        if not isinstance(interval, (int, float)) or interval <= 0:
+            interval = FLUSH_INTERVAL
+        self._flusher = task.LoopingCall(self.flush)
+        self._flusher.start(float(interval), now=False).addErrback(lambda failure: None)
+
+    def flush(self) -> None:
+        """Make the fingerprints stored so far durable; an error is counted, never raised."""
+        if self.index is None:
+            return
+        try:
+            self.index.flush()
+        except Exception as error:
+            self._index_error("flush", error)
 
     def close(self) -> None:
         """Flush and close the index (at spider_closed), record its size, end the session."""
         if self._closed:
             return
         self._closed = True
+        if self._flusher is not None and self._flusher.running:
+            self._flusher.stop()
+        self._flusher = None
         try:
             if self.index is not None:
                 self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
@@ -191,7 +234,9 @@ class Deduplicator:
 
     def _index_error(self, operation: str, error: Exception) -> None:
         self.stats.inc_value("simhash/index/errors")
-        self._log_once(f"index {operation}", error, self.config.index_uri)
+        from scrapy_simhash.index.base import mask_password
+
+        self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
         if self.config.on_index_error == "stop":
             self._stop()
 

@@ -11,6 +11,12 @@ have handled it: the final, decompressed, post-redirect response (MetaRefreshMid
 ones around 400-500) never see a dropped response. A dropped response raises ``IgnoreRequest``;
 a kept one carries its fingerprint in ``response.meta["simhash"]``: an int (the SimHash
 fingerprint; for the other algorithms, a 64-bit digest of their signature).
+
+Responses are passed through unchecked (and counted in ``simhash/pages/skipped/<reason>``) when
+they are not 2xx, not HTML, larger than ``SIMHASH_MAX_BODY_SIZE`` (never parsed), binary
+bodies labelled as HTML, or marked ``meta["dont_simhash"]``.
+A page whose tree cannot be built or read (e.g. nesting deeper than libxml2's limit) is kept and
+counted (``skipped/error`` or ``skipped/too_short``), never raised.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.extract.parsing import looks_binary
 from scrapy_simhash.settings import load_config
 
 if TYPE_CHECKING:
@@ -81,9 +88,7 @@ class SimhashDownloaderMiddleware:
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             return response
-        outcome = self.dedup.check(
-            response.url, lambda: self.dedup.detector.signature_tree(response.selector.root)
-        )
+        outcome = self.dedup.check(response.url, lambda: self._signature(response))
         if outcome.dropped:
             duplicate_of = outcome.match.key if outcome.match else None
             distance = outcome.match.distance if outcome.match else None
@@ -92,6 +97,17 @@ class SimhashDownloaderMiddleware:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
         return response
+
+    def _signature(self, response: HtmlResponse) -> Any:
+        """The page's signature from the tree the spider will reuse, or from the raw body when
+        Scrapy cannot decode it (w3lib raises on charset labels such as "zlib" or "idna")."""
+        detector = self.dedup.detector
+        try:
+            root = response.selector.root
+        except Exception:
+            self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
+            return detector.signature_html(response.body, None, response.url)
+        return detector.signature_tree(root)
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):
@@ -102,4 +118,6 @@ class SimhashDownloaderMiddleware:
             return "not_html"
         if len(response.body) > self.max_body_size:
             return "too_large"
+        if looks_binary(response.body):  # an image or archive served as text/html
+            return "binary"
         return None

@@ -1,14 +1,20 @@
 """What the middleware and the pipeline of one crawl share: the duplicate report and the summary.
 
 The duplicate report is a JSON-lines file (``SIMHASH_REPORT_FILE``), one object per dropped page
-or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``. The summary is one
+or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``. It is written
+atomically: rows go to a temporary file beside it (``.<name>.<random>.tmp``) that replaces the
+report when the crawl closes, so a reader never sees half a report, and a killed crawl leaves the
+previous report intact (plus its temporary file). The summary is one
 INFO line logged when the last simhash component of the crawl closes, built from the crawl stats.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ClassVar
 from weakref import WeakKeyDictionary
@@ -22,16 +28,20 @@ STATS_PREFIX = "simhash/"
 
 
 class DuplicateReport:
-    """A JSON-lines file of dropped duplicates, rewritten by each crawl."""
+    """A JSON-lines file of dropped duplicates, replaced atomically by each crawl."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._file: IO[str] | None = None
+        self._temp: str | None = None
 
     def open(self) -> None:
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("w", encoding="utf-8")
+            handle, self._temp = tempfile.mkstemp(
+                prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
+            )
+            self._file = open(handle, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None) -> None:
         if self._file is None:
@@ -41,9 +51,27 @@ class DuplicateReport:
         self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Make the report durable and move it into place (``os.replace``)."""
+        if self._file is None:
+            return
+        stream, temp = self._file, self._temp
+        self._file = self._temp = None
+        try:
+            stream.flush()
+            os.fsync(stream.fileno())
+            stream.close()
+            os.chmod(temp, 0o666 & ~_umask())
+            os.replace(temp, self.path)
+        finally:
+            stream.close()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class CrawlSession:
