@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .layout import Layout, TablesOption, make_layout
 
-_NAMESPACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+_NAMESPACE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
 class NearDuplicateIndexError(Exception):
@@ -75,7 +75,7 @@ class NearDuplicateIndex(abc.ABC):
         tables: TablesOption = None,
         params: Mapping[str, object] | None = None,
     ) -> None:
-        if not isinstance(namespace, str) or not _NAMESPACE_RE.match(namespace):
+        if not isinstance(namespace, str) or not _NAMESPACE_RE.fullmatch(namespace):
             raise ValueError(
                 f"namespace must be letters, digits and underscores (not starting with a digit, "
                 f"at most 63 characters), got {namespace!r}"

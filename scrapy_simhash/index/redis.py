@@ -72,7 +72,7 @@ ID_BYTES = 4
 MAX_KEY_BYTES = 65535
 MASK64 = (1 << 64) - 1
 MAX_ID = (1 << (8 * ID_BYTES)) - 1
-_PREFIX_RE = re.compile(r"^[A-Za-z0-9_.:\-]{1,100}$")
+_PREFIX_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,100}")
 _NOMETA = "SIMHASH_NOMETA"
 _OWN_OPTIONS = ("prefix", "batch_size", "retry_interval")
 
@@ -249,7 +249,7 @@ class IndexUnavailable(NearDuplicateIndexError):
 
 def validate_prefix(prefix: object) -> str:
     """A key prefix: 1-100 of letters, digits and ``_.:-`` (no wildcards, braces or spaces)."""
-    if not isinstance(prefix, str) or not _PREFIX_RE.match(prefix):
+    if not isinstance(prefix, str) or not _PREFIX_RE.fullmatch(prefix):
         raise ValueError(
             "the Redis key prefix must be 1-100 letters, digits or '_.:-' (no wildcards, braces "
             f"or whitespace), got {prefix!r}"
