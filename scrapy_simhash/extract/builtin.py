@@ -6,8 +6,10 @@ punctuation, link density and the class/id hint in force: article paragraphs sco
 link lists, labels, bylines and datelines, teasers cut off with "...", legal lines and hinted
 chrome score below zero. The main content is the run of consecutive children (text blocks and
 whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
-sums (no second walk over the tree). Inside it, link lists, hinted chrome and a heading that
-repeats the headline are left out. A page without prose (a product page, a form) falls back to
+sums (no second walk over the tree). Inside it, link lists, hinted chrome, page furniture
+(bylines, datelines, legal lines) and a heading that repeats the headline are left out. Three or
+more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
+stories") and count as chrome. A page without prose (a product page, a form) falls back to
 its plain text minus link lists and chrome, so that it still has something to fingerprint.
 """
 
@@ -48,6 +50,7 @@ _BYLINE_RE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b",
     re.IGNORECASE,
 )
+_SENTENCE_ENDS = ("。", "！", "？")  # a dated Chinese sentence is no byline
 _TITLE_SPLIT_RE = re.compile(r"\s+[-|–—:·»]\s+|\s*[|｜_]\s*|\s+-{2,}\s+")
 
 CJK_CHAR_WEIGHT = 0.6  # one Chinese character carries about 0.6 of a word
@@ -61,7 +64,9 @@ TINY_UNITS = 4
 POSITIVE_NODE_BONUS = 1.15
 CHROME_MAX_SHARE = 0.5
 TEASER_MAX_UNITS = 80
-BYLINE_MAX_UNITS = 15
+BYLINE_MAX_UNITS = 20
+TEASER_CARDS_MIN = 3  # sibling cards with a heading and a line of text: a "more stories" grid
+TEASER_CARD_MAX_SCORE = 25.0
 MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain text
 
 
@@ -104,16 +109,24 @@ def _is_legal(text: str) -> bool:
     return False
 
 
-def base_scores(page: Segmented) -> list[float]:
+def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[float]:
     """Every block's score before hints: positive for article-like text, negative for link
-    lists, short labels and legal lines; headings score 0 unless linked (teaser titles)."""
+    lists, short labels and legal lines; headings score 0 unless linked (teaser titles).
+
+    Blocks that are page furniture whatever their place (legal lines, bylines, datelines,
+    credits) are added to ``boilerplate`` when it is given: they are left out of the text even
+    inside the article.
+    """
+    if boilerplate is None:
+        boilerplate = set()
+    drop = boilerplate.add
     heading_owner = [tag in HEADING_TAGS for tag in page.node_tag]
     punctuation_of = _punctuation
     legal = _is_legal
     scores = []
     append = scores.append
-    for text, link_chars, owner in zip(
-        page.block_text, page.block_link_chars, page.block_owner, strict=True
+    for index, (text, link_chars, owner) in enumerate(
+        zip(page.block_text, page.block_link_chars, page.block_owner, strict=True)
     ):
         units = len(text.split())  # text_units(), inlined: this loop sees every block
         if not text.isascii():
@@ -135,9 +148,15 @@ def base_scores(page: Segmented) -> list[float]:
                 continue
         if units < LEGAL_MAX_UNITS and legal(text):
             append(-units - 5.0)
+            drop(index)
             continue
-        if units < BYLINE_MAX_UNITS and _BYLINE_RE.search(text) is not None:
+        if (
+            units < BYLINE_MAX_UNITS
+            and _BYLINE_RE.search(text) is not None
+            and not text.rstrip().endswith(_SENTENCE_ENDS)
+        ):
             append(-1.0)  # "By Jane Doe", "Updated 5:27 am, Nov. 20, 2019", "来源：新华社"
+            drop(index)
             continue
         if units < TEASER_MAX_UNITS and text.rstrip().endswith(_ELLIPSES):
             append(-1.0)  # an excerpt cut off with "...": a teaser of another page
@@ -173,11 +192,14 @@ def node_hints(page: Segmented, scores: list[float]) -> list[int]:
         return positive_prefix[end] - positive_prefix[start]
 
     starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    teasers = teaser_cards(page, positive_prefix)
     hints = []
     for index, own in enumerate(page.node_own_hint):
         parent = parents[index]
         inherited = hints[parent] if parent >= 0 else NEUTRAL
-        if inherited == NEGATIVE or own == NEUTRAL:
+        if index in teasers:
+            hints.append(NEGATIVE)
+        elif inherited == NEGATIVE or own == NEUTRAL:
             hints.append(inherited)
         elif own == POSITIVE:
             hints.append(POSITIVE)
@@ -186,6 +208,32 @@ def node_hints(page: Segmented, scores: list[float]) -> list[int]:
         else:
             hints.append(inherited)
     return hints
+
+
+def teaser_cards(page: Segmented, positive_prefix: list[float]) -> set[int]:
+    """Nodes that are cards of a teaser grid ("more stories"): TEASER_CARDS_MIN or more
+    siblings of one tag and class, each a heading with at most TEASER_CARD_MAX_SCORE of text."""
+    tags, classes, parents = page.node_tag, page.node_class, page.node_parent
+    starts, ends = page.node_start, page.node_end
+    has_heading = [False] * len(tags)
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    for index in range(len(tags) - 1, -1, -1):  # children before parents
+        tag, parent = tags[index], parents[index]
+        if tag in HEADING_TAGS or has_heading[index]:
+            if parent >= 0:
+                has_heading[parent] = True
+            if (
+                has_heading[index]
+                and classes[index]
+                and positive_prefix[ends[index]] - positive_prefix[starts[index]]
+                <= TEASER_CARD_MAX_SCORE
+            ):
+                groups.setdefault((parent, tag, classes[index]), []).append(index)
+    cards: set[int] = set()
+    for members in groups.values():
+        if len(members) >= TEASER_CARDS_MIN:
+            cards.update(members)
+    return cards
 
 
 def hinted_scores(page: Segmented, scores: list[float], hints: list[int]) -> list[float]:
@@ -309,7 +357,8 @@ def _lines(text: str) -> list[str]:
 
 def article_from_segments(page: Segmented) -> Article:
     """Headline and main-content paragraphs of an already segmented page."""
-    scores = base_scores(page)
+    boilerplate: set[int] = set()
+    scores = base_scores(page, boilerplate)
     hints = node_hints(page, scores)
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
@@ -325,6 +374,8 @@ def article_from_segments(page: Segmented) -> Article:
     for index in range(start, end):
         owner = owners[index]
         if filter_chrome and owner >= 0 and hints[owner] == NEGATIVE:
+            continue
+        if index in boilerplate:
             continue
         is_heading = owner >= 0 and node_tag[owner] in HEADING_TAGS
         if link_chars[index] and scores[index] < 0 and not is_heading:

@@ -27,7 +27,7 @@ _POSITIVE_RE = re.compile(
 _CHROME_RE = re.compile(
     r"comment|\breply|replies|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
     r"subscribe|newsletter|popup|modal|cookie|copyright|outbrain|taboola|"
-    r"caption|credit|byline|dateline|timestamp|"
+    r"caption|credit|byline|dateline|timestamp|\bbio\b|"
     r"tuijian|xiangguan|pinglun"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
@@ -35,6 +35,9 @@ _WEAK_CHROME_RE = re.compile(
     r"sidebar|\bshare|sharing|social|\bnav\b|navbar|navigation|\bmenu|sponsor|promo\b|"
     r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang"
 )
+# Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
+# name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").
+_MEDIA_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow")
 
 TAG_HINTS = {"article": POSITIVE, "main": POSITIVE}
 
@@ -56,6 +59,8 @@ def attribute_hint(class_and_id: str) -> int:
     positive = _POSITIVE_RE.search(text) is not None
     if _CHROME_RE.search(text) is not None:
         hint = WEAK_CHROME if positive else CHROME
+    elif _MEDIA_RE.search(text) is not None:
+        hint = WEAK_CHROME
     elif _WEAK_CHROME_RE.search(text) is not None:
         hint = NEUTRAL if positive else WEAK_CHROME
     else:
