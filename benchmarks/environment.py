@@ -1,0 +1,46 @@
+"""Print the machine and package versions that benchmark figures depend on (for BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+import os
+import platform
+from importlib import metadata
+from pathlib import Path
+
+PACKAGES = [
+    "scrapy-simhash", "scrapy", "twisted", "lxml", "numpy", "jieba", "rjieba", "simhash",
+    "datasketch", "trafilatura", "readability-lxml", "resiliparse", "redis", "scrapy-redis",
+]
+
+
+def cpu_model() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def memory_gib() -> str:
+    meminfo = Path("/proc/meminfo")
+    if meminfo.is_file():
+        kib = int(meminfo.read_text().split()[1])
+        return f"{kib / 2**20:.0f} GiB"
+    return "unknown"
+
+
+def main() -> None:
+    print(f"- machine: {cpu_model()}, {os.cpu_count()} cores, {memory_gib()} RAM")
+    print(f"- system: {platform.platform()}; Python {platform.python_version()}")
+    versions = []
+    for name in PACKAGES:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} (not installed)")
+    print(f"- packages: {', '.join(versions)}")
+
+
+if __name__ == "__main__":
+    main()
