@@ -1,25 +1,39 @@
 """Weighted SimHash (Charikar): features -> f-bit fingerprint, and the Hamming distance.
 
 The fingerprint is defined independently of this code, so another implementation can reproduce
-it bit for bit: for every feature ``s`` with weight ``w``, let ``h(s)`` be
-``int.from_bytes(blake2b(s.encode("utf-8"), digest_size=f // 8).digest(), "little")``;
-bit ``j`` of the fingerprint is 1 exactly when the sum over features of ``w`` if bit ``j`` of
-``h(s)`` is set, ``-w`` otherwise, is strictly positive (weights rounded to thousandths and summed
-as exact integers). BLAKE2b is in the standard library, so the bits never depend on an optional
-package, the process or the machine.
+it bit for bit. All arithmetic is modulo 2**64 on unsigned integers.
+
+1. A feature ``s`` (a token, shingle or n-gram) is the byte string
+   ``s.encode("utf-8", "surrogatepass")`` = ``b_0 .. b_{n-1}``. Its polynomial hash is
+   ``H = sum((b_i + 1) * P**(n - 1 - i))`` (Horner: ``H = H * P + b_i + 1`` from ``H = 0``)
+   with ``P = 0xC2B2AE3D27D4EB4F``.
+2. Its 128-bit feature hash is ``lo | hi << 64`` where ``lo = fmix64(H)`` is MurmurHash3's
+   finaliser (``x ^= x >> 33; x *= 0xFF51AFD7ED558CCD; x ^= x >> 33; x *= 0xC4CEB9FE1A85EC53;
+   x ^= x >> 33``) and ``hi = mix64(H + 0x9E3779B97F4A7C15)`` is SplitMix64's output function
+   (``z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9; z = (z ^ z >> 27) * 0x94D049BB133111EB;
+   z ^= z >> 31``). A 64-bit fingerprint uses ``lo`` alone.
+3. For features with weights ``w``, bit ``j`` of the fingerprint is 1 exactly when the sum over
+   features of ``w`` if bit ``j`` of the feature hash is set, ``-w`` otherwise, is strictly
+   positive (weights rounded to thousandths and summed as exact integers).
+
+The polynomial form lets :func:`segment_hashes` hash every word of a document at once from
+prefix sums over its UTF-8 bytes, without a Python object per word; the bits never depend on an
+optional package, the process or the machine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from hashlib import blake2b
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
 SUPPORTED_BITS = (64, 128)
 WEIGHT_SCALE = 1000  # weights are summed as exact integers in thousandths
-_CACHE_LIMIT = 500_000  # feature digests kept per width (about 100 bytes each)
-_digest_cache: dict[int, dict[str, bytes]] = {bits: {} for bits in SUPPORTED_BITS}
+POLY_BASE = 0xC2B2AE3D27D4EB4F
+_MASK64 = (1 << 64) - 1
+_POLY_INVERSE = pow(POLY_BASE, -1, 1 << 64)
+_U64 = np.dtype("<u8")
+_KEPT_POWERS = 1 << 21  # texts up to 2 MB reuse the cached powers
 
 
 def check_bits(bits: int) -> int:
@@ -28,16 +42,116 @@ def check_bits(bits: int) -> int:
     return bits
 
 
-def feature_digest(feature: str, bits: int = 64) -> bytes:
-    """The stable ``bits``-wide hash of one feature, as little-endian bytes."""
-    cache = _digest_cache[bits]
-    digest = cache.get(feature)
-    if digest is None:
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        digest = blake2b(feature.encode("utf-8", "surrogatepass"), digest_size=bits // 8).digest()
-        cache[feature] = digest
-    return digest
+class _Powers:
+    """``P**i`` and ``P**-i`` for ``i < len``, grown on demand (doubling) and shared.
+
+    Kept up to ``_KEPT_POWERS`` entries (16 bytes each); a longer text gets its own, dropped after.
+    """
+
+    def __init__(self) -> None:
+        self.forward = np.ones(1, dtype=_U64)
+        self.inverse = np.ones(1, dtype=_U64)
+
+    def upto(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        if n <= len(self.forward):
+            return self.forward, self.inverse
+        size = max(n, 2 * len(self.forward), 4096)
+        with np.errstate(over="ignore"):
+            forward = np.cumprod(_filled(POLY_BASE, size), dtype=_U64)
+            inverse = np.cumprod(_filled(_POLY_INVERSE, size), dtype=_U64)
+        if size <= _KEPT_POWERS:
+            self.forward, self.inverse = forward, inverse
+        return forward, inverse
+
+
+def _filled(value: int, size: int) -> np.ndarray:
+    out = np.full(size, value, dtype=_U64)
+    out[0] = 1
+    return out
+
+
+_powers = _Powers()
+
+
+def segment_hashes(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Polynomial hashes ``H`` (step 1 of the definition) of the byte ranges ``data[s:e]``.
+
+    With ``G[j] = sum_{i<j} (b_i + 1) * P**-i``, ``H(s, e) = (G[e] - G[s]) * P**(e - 1)``: one
+    cumulative sum over the whole buffer serves every range. Empty ranges hash to 0.
+    """
+    forward, inverse = _powers.upto(len(data) + 1)
+    prefix = np.zeros(len(data) + 1, dtype=_U64)
+    with np.errstate(over="ignore"):
+        np.cumsum((data + np.uint64(1)) * inverse[: len(data)], out=prefix[1:])
+        hashes = (prefix[ends] - prefix[starts]) * forward[np.maximum(ends, 1) - 1]
+    hashes[ends == starts] = 0
+    return hashes
+
+
+def string_hashes(strings: Iterable[str]) -> np.ndarray:
+    """Polynomial hashes ``H`` of many strings, encoded together in one buffer."""
+    strings = list(strings)
+    joined = "\x00".join(strings)
+    data = np.frombuffer(joined.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    if joined.count("\x00") == len(strings) - 1:  # no string holds the separator itself
+        cuts = np.flatnonzero(data == 0)
+        starts = np.concatenate(([0], cuts + 1))
+        ends = np.concatenate((cuts, [len(data)]))
+    else:
+        lengths = np.fromiter((len(s.encode("utf-8", "surrogatepass")) for s in strings),
+                              dtype=np.int64, count=len(strings))
+        ends = np.cumsum(lengths + 1) - 1
+        starts = ends - lengths
+    return segment_hashes(data, starts, ends)
+
+
+def _fmix64(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> np.uint64(33))
+    x *= np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xC4CEB9FE1A85EC53)
+    x ^= x >> np.uint64(33)
+    return x
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def feature_hash_words(poly: np.ndarray, bits: int) -> np.ndarray:
+    """``(n, bits // 64)`` little-endian words of the feature hashes (step 2) of ``H`` values."""
+    poly = np.asarray(poly, dtype=_U64)
+    with np.errstate(over="ignore"):
+        if bits == 64:
+            return _fmix64(poly)[:, None]
+        return np.stack((_fmix64(poly), _splitmix64(poly)), axis=1)
+
+
+def feature_hash(feature: str, bits: int = 64) -> int:
+    """The stable ``bits``-wide hash of one feature, as an int (step 2 of the definition)."""
+    words = feature_hash_words(string_hashes([feature]), check_bits(bits))[0]
+    return int.from_bytes(words.astype(_U64).tobytes(), "little")
+
+
+def simhash_of_hashes(poly: np.ndarray, weights: np.ndarray, bits: int = 64) -> int:
+    """The SimHash of features given by their polynomial hashes ``H`` and weights.
+
+    ``weights`` must be integer-valued (or are rounded): every partial sum is then an integer
+    below 2**53, so float64 adds them exactly in any order and no BLAS kernel can flip a bit.
+    """
+    check_bits(bits)
+    if len(poly) == 0:
+        return 0
+    words = np.ascontiguousarray(feature_hash_words(poly, bits), dtype=_U64)
+    bit_matrix = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")  # (n, bits)
+    weights = np.asarray(weights, dtype=np.float64)
+    # sum(w * (2b - 1)) > 0  <=>  2 * (w @ b) > sum(w). einsum, not matmul: BLAS would start
+    # threads for this small product, which costs far more than it saves on a busy machine.
+    positive = 2.0 * np.einsum("i,ij->j", weights, bit_matrix) > weights.sum()
+    return int.from_bytes(np.packbits(positive, bitorder="little").tobytes(), "little")
 
 
 def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
@@ -45,18 +159,11 @@ def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
     check_bits(bits)
     if not weighted_features:
         return 0
-    cache = _digest_cache[bits]
-    digests = [cache.get(f) or feature_digest(f, bits) for f in weighted_features]
-    rows = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(len(digests), bits // 8)
-    bit_matrix = np.unpackbits(rows, axis=1, bitorder="little")  # (n, bits) of 0/1
-    # Integer-valued weights: every partial sum is an integer below 2**53, so float64 adds them
-    # exactly in any order; no BLAS kernel or machine can flip a bit.
     weights = np.rint(
-        np.fromiter(weighted_features.values(), dtype=np.float64, count=len(digests)) * WEIGHT_SCALE
+        np.fromiter(weighted_features.values(), dtype=np.float64, count=len(weighted_features))
+        * WEIGHT_SCALE
     )
-    # sum(w * (2b - 1)) > 0  <=>  2 * (w @ b) > sum(w)
-    positive = 2.0 * (weights @ bit_matrix) > weights.sum()
-    return int.from_bytes(np.packbits(positive, bitorder="little").tobytes(), "little")
+    return simhash_of_hashes(string_hashes(weighted_features), weights, bits)
 
 
 def hamming_distance(a: int, b: int) -> int:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scrapy_simhash import features as feat
 from scrapy_simhash.corpora import iter_pages
+from scrapy_simhash.simhash import string_hashes
 
 jieba.setLogLevel(logging.WARNING)
 JIEBA_RANGE = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FD5)
@@ -104,3 +105,49 @@ def test_counting_equals_counting_the_token_list_on_real_text(corpora_root):
     for page in iter_pages(["chinese-web-content-extraction", "webmainbench-samples"],
                            with_truth_text=True, root=corpora_root):
         assert feat.count_tokens(page.truth_text) == Counter(feat.tokenize(page.truth_text))
+
+
+def hashed(counts: Counter[str]) -> dict[int, int]:
+    """``count_tokens`` output keyed the way ``token_hash_counts`` keys it."""
+    tokens = list(counts)
+    return dict(zip(string_hashes(tokens).tolist(), counts.values(), strict=True))
+
+
+def hash_counts(text: str, **options: bool) -> dict[int, int]:
+    hashes, counts = feat.token_hash_counts(text, **options)
+    assert list(hashes) == sorted(hashes)
+    return dict(zip(hashes.tolist(), counts.tolist(), strict=True))
+
+
+MIXED = st.sampled_from(
+    [*"ab Z9_-'’“”…\u00a0\u00adßİΣσς北京天安门数据㐀𠀀⼀㊀豈，。！ＡＢ１é\u0301\n\t", "\ud800"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(MIXED, max_size=120),
+                 st.text(st.characters(exclude_categories=()), max_size=120)))
+def test_hashing_words_from_bytes_equals_counting_strings(text):
+    """The byte-level path gives exactly count_tokens, whatever the script or oddity."""
+    for options in ({}, {"segment_chinese": False}):
+        assert hash_counts(text, **options) == hashed(feat.count_tokens(text, **options))
+
+
+@pytest.mark.parametrize("text", [
+    "x" * 300 + " 北京天安门 late chinese",  # Han only after the first probe window
+    "北京⼀京 kangxi radical folds into a Han run",  # NFKC creates an ideograph between runs
+    "北京 " + "a" * 40 + " " + "b" * 41 + " " + "é" * 41 + " " + "é" * 30,  # length limits
+    "ＴＨＥ Ｆｕｌｌｗｉｄｔｈ words and Straße in 中文 text",
+])
+def test_hashing_edge_cases_equal_counting_strings(text):
+    assert hash_counts(text) == hashed(feat.count_tokens(text))
+    assert hash_counts(text, fold_traditional=True) == hashed(
+        feat.count_tokens(text, fold_traditional=True)
+    )
+
+
+def test_hashing_equals_counting_on_real_text(corpora_root):
+    for page in iter_pages(["chinese-web-content-extraction", "webmainbench-samples",
+                            "article-extraction-benchmark"], with_truth_text=True,
+                           root=corpora_root):
+        assert hash_counts(page.truth_text) == hashed(feat.count_tokens(page.truth_text)), page.id

@@ -5,21 +5,60 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from hashlib import blake2b
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrapy_simhash.simhash import WEIGHT_SCALE, hamming_distance, simhash
+from scrapy_simhash.corpora import iter_pages
+from scrapy_simhash.simhash import (
+    POLY_BASE,
+    WEIGHT_SCALE,
+    feature_hash,
+    hamming_distance,
+    simhash,
+    simhash_of_hashes,
+    string_hashes,
+)
+
+MASK64 = (1 << 64) - 1
+
+
+def reference_poly_hash(feature: str) -> int:
+    """Step 1 of the definition: Horner over the UTF-8 bytes, each plus one, base P."""
+    h = 0
+    for byte in feature.encode("utf-8", "surrogatepass"):
+        h = (h * POLY_BASE + byte + 1) & MASK64
+    return h
+
+
+def reference_fmix64(x: int) -> int:
+    x ^= x >> 33
+    x = (x * 0xFF51AFD7ED558CCD) & MASK64
+    x ^= x >> 33
+    x = (x * 0xC4CEB9FE1A85EC53) & MASK64
+    return x ^ (x >> 33)
+
+
+def reference_splitmix64(x: int) -> int:
+    z = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def reference_feature_hash(feature: str, bits: int) -> int:
+    """Step 2: fmix64 of H in the low 64 bits, SplitMix64's mix of H in the high 64."""
+    h = reference_poly_hash(feature)
+    low = reference_fmix64(h)
+    return low if bits == 64 else low | reference_splitmix64(h) << 64
 
 
 def reference_simhash(weighted: dict[str, float], bits: int) -> int:
     """The definition in scrapy_simhash.simhash's docstring, bit by bit, in plain Python."""
     sums = [0] * bits
     for feature, weight in weighted.items():
-        digest = blake2b(feature.encode("utf-8"), digest_size=bits // 8).digest()
-        h = int.from_bytes(digest, "little")
+        h = reference_feature_hash(feature, bits)
         w = round(weight * WEIGHT_SCALE)
         for j in range(bits):
             sums[j] += w if (h >> j) & 1 else -w
@@ -40,11 +79,46 @@ def test_vectorised_simhash_matches_definition(weighted, bits):
     assert simhash(weighted, bits) == reference_simhash(weighted, bits)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.characters(exclude_categories=()), max_size=30), max_size=20))
+def test_vectorised_string_hashes_match_horner_on_any_unicode(strings):
+    """Any code point, lone surrogates, NUL (the join separator) and empty strings included."""
+    assert string_hashes(strings).tolist() == [reference_poly_hash(s) for s in strings]
+
+
+def test_string_hashes_on_corpus_words(corpora_root):
+    words = set()
+    for page in iter_pages(with_truth_text=True, root=corpora_root):
+        words.update(page.truth_text[:3000].split())
+    words = sorted(words)
+    assert len(words) > 1000
+    assert string_hashes(words).tolist() == [reference_poly_hash(w) for w in words]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=20), st.sampled_from([64, 128]))
+def test_feature_hash_matches_definition(feature, bits):
+    assert feature_hash(feature, bits) == reference_feature_hash(feature, bits)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=30, unique=True),
+       st.sampled_from([64, 128]))
+def test_simhash_of_hashes_equals_simhash_of_counts(features, bits):
+    counts = [1 + i % 4 for i in range(len(features))]
+    expected = simhash(dict(zip(features, counts, strict=True)), bits)
+    assert simhash_of_hashes(string_hashes(features), counts, bits) == expected
+
+
 def test_golden_fingerprints_are_pinned():
     """These bits are part of the on-disk format: a change here breaks every stored index."""
     weighted = {"near": 2.0, "duplicate": 1.0, "重复": 3.0, "网页": 1.5}
-    assert f"{simhash(weighted, 64):016x}" == "d9feb437c1e5a0ea"
-    assert f"{simhash(weighted, 128):032x}" == "0635cbdab04617ff47d27b83b0e88b4d"
+    assert f"{simhash(weighted, 64):016x}" == "3d1056bd3d01438b"
+    assert f"{simhash(weighted, 128):032x}" == "036862c1c6f870493d1056bd3d01438b"
+    assert f"{feature_hash('near', 128):032x}" == "08b8ae41c86beefd79d05cf3dfd17e8f"
+    assert string_hashes(["", "a", "\ud800"]).tolist() == [
+        0, ord("a") + 1, reference_poly_hash("\ud800")
+    ]
 
 
 def test_same_bits_in_fresh_processes_with_other_hash_seeds():
