@@ -268,3 +268,14 @@ def test_truncation_inside_a_multibyte_character():
     text = extract_main_text(body, max_bytes=1001)
     assert text.startswith("潮汐电站")
     assert "\ufffd" not in text[:-1]
+
+
+def test_walk_stops_after_max_blocks_of_tiny_elements():
+    from scrapy_simhash.extract.segment import MAX_BLOCKS, segment
+
+    tiny = "<p>ab cd</p>" * (MAX_BLOCKS + 5_000)
+    root = html.fromstring(f"<html><body>{tiny}<p>unread tail</p></body></html>")
+    blocks = segment(root).block_text
+    assert len(blocks) == MAX_BLOCKS
+    assert "unread tail" not in extract_main_text_from_tree(root)
+    assert extract_main_text_from_tree(root).startswith("ab cd")

@@ -92,8 +92,16 @@ def _read_head(head, result: Segmented) -> None:
                 result.meta_title = " ".join((element.get("content") or "").split())
 
 
-def segment(root, *, keep_hidden: bool = False) -> Segmented:
-    """Walk ``root`` once and return its visible text blocks and block-level nodes."""
+# Real pages have a few thousand text blocks; a page built of a million tiny elements stops
+# being read here, which bounds the time spent on it (the blocks read are still scored).
+MAX_BLOCKS = 50_000
+
+
+def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) -> Segmented:
+    """Walk ``root`` once and return its visible text blocks and block-level nodes.
+
+    The walk stops after ``max_blocks`` text blocks; nodes still open then end at the last one.
+    """
     result = Segmented()
     block_text = result.block_text
     block_link_chars = result.block_link_chars
@@ -125,6 +133,8 @@ def segment(root, *, keep_hidden: bool = False) -> Segmented:
 
     walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, element in walker:
+        if len(block_text) >= max_blocks:
+            break
         if event == "start":
             tag = element.tag
             kind = kinds.get(tag, _INLINE)
