@@ -22,6 +22,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from scrapy_simhash.index import coerce_option
 from scrapy_simhash.records import (
     AtomicWriter,
     Record,
@@ -57,7 +58,7 @@ def detector_options(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise CliError(f"--option needs NAME=VALUE, got {item!r}")
-        options[name.replace("-", "_")] = _coerce(value)
+        options[name.replace("-", "_")] = coerce_option(value)
     return options
 
 
@@ -71,18 +72,6 @@ def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
     except (ValueError, TypeError, ImportError) as error:
         raise CliError(str(error)) from None
     return detector
-
-
-def _coerce(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 # Signatures are computed here or in worker processes; a worker builds its own detector once.

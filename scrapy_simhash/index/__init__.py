@@ -77,7 +77,8 @@ def open_index(
     if not isinstance(uri, str) or not uri:
         raise ValueError(f"index URI must be a non-empty string, got {uri!r}")
     location, _, query = uri.partition("?")
-    merged: dict[str, object] = {k: _coerce(v) for k, v in parse_qsl(query, keep_blank_values=True)}
+    pairs = parse_qsl(query, keep_blank_values=True)
+    merged: dict[str, object] = {key: coerce_option(value) for key, value in pairs}
     merged.update(options)
     arguments = dict(
         bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
@@ -135,8 +136,8 @@ def _load_class(path: str, uri: str) -> type:
     return cls
 
 
-def _coerce(text: str) -> object:
-    """Query-string values: ints, floats and booleans become Python values."""
+def coerce_option(text: str) -> object:
+    """A URI or command-line option value: bool, int, float, else the text itself."""
     lowered = text.lower()
     if lowered in ("true", "yes", "on"):
         return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import json
 import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -159,6 +160,24 @@ class NearDuplicateIndex(abc.ABC):
         )
 
     # -- helpers for backends ------------------------------------------------------------------
+
+    def _parameter_record(
+        self, params: Mapping[str, object] | None, format_version: int
+    ) -> dict[str, str]:
+        """What a persistent backend stores and compares on open: JSON text per parameter."""
+        record = {
+            "format": json.dumps(format_version),
+            "bits": json.dumps(self.bits),
+            "max_distance": json.dumps(self.max_distance),
+            "layout": json.dumps(self.layout.describe()),
+            "layout_signature": json.dumps(self.layout.signature()),
+        }
+        for name, value in (params or {}).items():
+            try:
+                record[f"param.{name}"] = json.dumps(value, sort_keys=True)
+            except TypeError as error:
+                raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
+        return record
 
     def _fingerprint(self, fingerprint: object) -> int:
         """Validate one fingerprint: an int in [0, 2**bits)."""

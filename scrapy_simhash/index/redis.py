@@ -358,23 +358,8 @@ class RedisIndex(NearDuplicateIndex):
 
     # -- parameters --------------------------------------------------------------------------
 
-    def _wanted_parameters(self, params: Mapping[str, object] | None) -> dict[str, str]:
-        wanted = {
-            "format": json.dumps(FORMAT_VERSION),
-            "bits": json.dumps(self.bits),
-            "max_distance": json.dumps(self.max_distance),
-            "layout": json.dumps(self.layout.describe()),
-            "layout_signature": json.dumps(self.layout.signature()),
-        }
-        for name, value in (params or {}).items():
-            try:
-                wanted[f"param.{name}"] = json.dumps(value, sort_keys=True)
-            except TypeError as error:
-                raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
-        return wanted
-
     def _open_parameters(self, params: Mapping[str, object] | None) -> None:
-        wanted = self._wanted_parameters(params)
+        wanted = self._parameter_record(params, FORMAT_VERSION)
         self._wanted = wanted
         flat = [part for pair in wanted.items() for part in pair]
         reply = self._open_script(keys=[self.meta_key], args=flat)

@@ -213,23 +213,8 @@ class SqliteIndex(NearDuplicateIndex):
 
     # -- schema and parameters -------------------------------------------------------------------
 
-    def _wanted_parameters(self, params: Mapping[str, object] | None) -> dict[str, str]:
-        wanted = {
-            "format": json.dumps(FORMAT_VERSION),
-            "bits": json.dumps(self.bits),
-            "max_distance": json.dumps(self.max_distance),
-            "layout": json.dumps(self.layout.describe()),
-            "layout_signature": json.dumps(self.layout.signature()),
-        }
-        for name, value in (params or {}).items():
-            try:
-                wanted[f"param.{name}"] = json.dumps(value, sort_keys=True)
-            except TypeError as error:
-                raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
-        return wanted
-
     def _open_schema(self, params: Mapping[str, object] | None) -> None:
-        wanted = self._wanted_parameters(params)
+        wanted = self._parameter_record(params, FORMAT_VERSION)
         conn = self._conn
         own_transaction = not self._shared.in_transaction  # else another namespace's is open
         if own_transaction:
