@@ -66,6 +66,7 @@ def build_detector(config: SimhashConfig) -> Detector:
         if "extractor" not in kwargs:
             raise  # the library's own default failed: not a settings problem
         raise SimhashSettingError("SIMHASH_EXTRACTOR", kwargs["extractor"], str(error)) from error
+    detector.fingerprinter.warm_up()  # one-time loads at start-up, not on the first page
     return detector
 
 

@@ -177,3 +177,10 @@ def test_fast_path_equals_simhash_of_weighted_features(corpora_root, bits):
                 assert fp.fingerprint_text(text) == expected, page.id
                 checked += 1
     assert checked > 400
+
+
+def test_warm_up_changes_nothing_but_when_the_loading_happens():
+    fp = Fingerprinter()
+    before = fp.fingerprint_text(SIMPLIFIED)
+    fp.warm_up()
+    assert fp.fingerprint_text(SIMPLIFIED) == before
