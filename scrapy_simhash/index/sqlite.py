@@ -2,11 +2,13 @@
 
 One table per namespace (``simhash_<namespace>``) with one row per fingerprint: ``id`` (the
 insertion rank), ``key``, ``fp`` (and ``fp_hi`` for 128 bits; SQLite integers are signed 64-bit,
-so each unsigned 64-bit word is stored as its two's-complement signed value). Each layout table
-has an *expression index* on its key, e.g. ``((fp >> 16) & 65535)``: the block value is indexed
-without storing a column for it. ``simhash_meta`` keeps each namespace's parameters (bits, k,
-layout, fingerprint settings), checked on open: a difference raises
-:class:`IndexParameterMismatch` naming every differing value.
+so each unsigned 64-bit word is stored as its two's-complement signed value): about 15 bytes
+plus the key per fingerprint on disk. For reads through SQL (``cache=False``) each layout table
+gets an *expression index* on its key, e.g. ``((fp >> 16) & 65535)``, built by the first such
+opener (~45 more bytes per fingerprint, and index inserts at random pages).
+``simhash_meta`` keeps each namespace's parameters (bits, k, layout, fingerprint settings),
+checked on open: a difference raises :class:`IndexParameterMismatch` naming every differing
+value.
 
 Writes: WAL journal, ``synchronous=NORMAL``; inserts are grouped in one transaction committed
 every ``commit_every`` adds or ``commit_interval`` seconds (checked on each call), and by
@@ -19,7 +21,8 @@ only matches touch the database (for their keys). Before each read the mirror as
 ``PRAGMA data_version`` whether another connection committed and, if so, loads the rows with
 larger ids; rows are append-only, so the mirror never goes stale (deleting rows behind the
 index's back is not supported). The mirror costs ~48 B (k = 3) to ~85 B (f = 128, k = 16) per
-fingerprint of RAM and is loaded on open (~2.5 s per million rows). With ``cache=False`` each
+fingerprint of RAM and is loaded on open (~2.5 s per million rows) by one scan of the rows in
+id order, which is all the default mode needs from the file. With ``cache=False`` each
 query is one SQL statement over the expression indexes and nothing is held in memory: fine for
 small files, slow at millions of rows (random B-tree reads per candidate). For layouts with a
 probe radius (multi-index hashing, the default for k >= 6) that statement has one
@@ -199,6 +202,8 @@ class SqliteIndex(NearDuplicateIndex):
         self.engine: FingerprintTables | None = None
         if cache:
             self.engine = FingerprintTables(self.layout, buffer_size=int(buffer_size))
+        else:
+            self._create_key_indexes()
         self._seen_version = self._data_version()
         self._reload()
 
@@ -270,15 +275,34 @@ class SqliteIndex(NearDuplicateIndex):
         conn.execute(
             f"CREATE TABLE {self.table} (id INTEGER PRIMARY KEY, key TEXT NOT NULL, {columns})"
         )
-        for table in range(self.layout.table_count):
-            conn.execute(
-                f"CREATE INDEX {self.table}_t{table} ON {self.table} "
-                f"({key_expression(self.layout, table)})"
-            )
         conn.executemany(
             f"INSERT INTO {META_TABLE} (namespace, name, value) VALUES (?, ?, ?)",
             [(self.namespace, name, value) for name, value in wanted.items()],
         )
+
+    def _create_key_indexes(self) -> None:
+        """One expression index per table key, for reads through SQL (``cache=False``).
+
+        The default in-process cache reads only the rows, so a file that nobody reads through
+        SQL carries no index: about 45 fewer bytes per fingerprint and append-only inserts.
+        The first ``cache=False`` opener builds them (from the rows already stored).
+        """
+        conn = self._conn
+        own_transaction = not self._shared.in_transaction
+        if own_transaction:
+            self._shared.begin()
+        try:
+            for table in range(self.layout.table_count):
+                conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS {self.table}_t{table} ON {self.table} "
+                    f"({key_expression(self.layout, table)})"
+                )
+        except BaseException:
+            if own_transaction:
+                self._shared.rollback()
+            raise
+        if own_transaction:
+            self._shared.commit()
 
     def _prepare_statements(self) -> None:
         columns = ", ".join(self._columns)
