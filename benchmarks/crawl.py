@@ -137,11 +137,12 @@ def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
     from scrapy_simhash.extract import extract_main_text_from_tree
     from scrapy_simhash.fingerprint import Fingerprinter
     from scrapy_simhash.index import open_index
-    from scrapy_simhash.simhash import simhash
+    from scrapy_simhash.simhash import simhash_of_hashes
 
     fingerprinter = Fingerprinter()
     fingerprinter.fingerprint_text("预热 warm up " * 8)
-    index = open_index("memory://", params=fingerprinter.params)
+    index = open_index("memory://", bits=fingerprinter.bits,
+                       max_distance=fingerprinter.max_distance, params=fingerprinter.params)
     timings: dict[str, list[float]] = {k: [] for k in ("parse", "extract", "tokens", "simhash",
                                                        "index", "plugin total")}
     for n, (body, content_type) in enumerate(pages):
@@ -151,10 +152,9 @@ def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
         t1 = time.perf_counter()
         main = extract_main_text_from_tree(root)
         t2 = time.perf_counter()
-        tokens = fingerprinter.tokens(main)
+        hashes, counts = features.token_hash_counts(main)  # Fingerprinter's default path
         t3 = time.perf_counter()
-        weighted = features.weigh(tokens, fingerprinter.weighting) if tokens else {}
-        fingerprint = simhash(weighted, fingerprinter.bits)
+        fingerprint = simhash_of_hashes(hashes, counts, fingerprinter.bits)
         t4 = time.perf_counter()
         index.check_and_add(f"p{n}", fingerprint)
         t5 = time.perf_counter()
