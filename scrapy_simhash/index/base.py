@@ -179,6 +179,28 @@ class NearDuplicateIndex(abc.ABC):
                 raise TypeError(f"index parameter {name!r} must be JSON-serialisable") from error
         return record
 
+    @staticmethod
+    def _check_parameter_record(
+        location: str,
+        stored: Mapping[str, str],
+        wanted: Mapping[str, str],
+        *,
+        check_user_params: bool,
+    ) -> None:
+        """Raise :class:`IndexParameterMismatch` naming every stored value that differs."""
+        names = set(stored) | set(wanted)
+        if not check_user_params:
+            names = {name for name in names if not name.startswith("param.")}
+        differences = {
+            name: (_json_or_none(stored.get(name)), _json_or_none(wanted.get(name)))
+            for name in sorted(names)
+            if stored.get(name) != wanted.get(name)
+        }
+        if "layout" in differences:
+            differences.pop("layout_signature", None)
+        if differences:
+            raise IndexParameterMismatch(location, differences)
+
     def _fingerprint(self, fingerprint: object) -> int:
         """Validate one fingerprint: an int in [0, 2**bits)."""
         try:
@@ -225,3 +247,7 @@ def mask_password(url: str) -> str:
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def _json_or_none(value: str | None) -> object:
+    return None if value is None else json.loads(value)

@@ -45,7 +45,6 @@ from urllib.parse import parse_qsl, urlencode
 import numpy as np
 
 from .base import (
-    IndexParameterMismatch,
     Match,
     NearDuplicateIndex,
     NearDuplicateIndexError,
@@ -368,18 +367,9 @@ class RedisIndex(NearDuplicateIndex):
         }
         if not stored:
             return
-        names = set(stored) | set(wanted)
-        if params is None:
-            names = {name for name in names if not name.startswith("param.")}
-        differences = {
-            name: (_loads(stored.get(name)), _loads(wanted.get(name)))
-            for name in sorted(names)
-            if stored.get(name) != wanted.get(name)
-        }
-        if "layout" in differences:
-            differences.pop("layout_signature", None)
-        if differences:
-            raise IndexParameterMismatch(self.location, differences)
+        self._check_parameter_record(
+            self.location, stored, wanted, check_user_params=params is not None
+        )
         self.params = {
             name[len("param."):]: json.loads(value)
             for name, value in stored.items()
@@ -607,7 +597,3 @@ class RedisIndex(NearDuplicateIndex):
 def _chunks(iterator: Iterator, size: int) -> Iterator[list]:
     while chunk := list(islice(iterator, size)):
         yield chunk
-
-
-def _loads(value: str | None) -> object:
-    return None if value is None else json.loads(value)

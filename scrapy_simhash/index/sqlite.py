@@ -52,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import IndexParameterMismatch, Match, NearDuplicateIndex
+from .base import Match, NearDuplicateIndex
 from .layout import Layout, TablesOption
 from .memory import MASK64, FingerprintTables, _Growable, split_words
 
@@ -254,20 +254,12 @@ class SqliteIndex(NearDuplicateIndex):
     def _check_parameters(
         self, stored: dict[str, str], wanted: dict[str, str], *, check_user_params: bool
     ) -> None:
-        names = set(stored) | set(wanted)
-        if not check_user_params:
-            names = {name for name in names if not name.startswith("param.")}
-        differences = {
-            name: (_loads(stored.get(name)), _loads(wanted.get(name)))
-            for name in sorted(names)
-            if stored.get(name) != wanted.get(name)
-        }
-        if "layout" in differences:
-            differences.pop("layout_signature", None)
-        if differences:
-            raise IndexParameterMismatch(
-                f"SQLite index {self.path!r} (namespace {self.namespace!r})", differences
-            )
+        self._check_parameter_record(
+            f"SQLite index {self.path!r} (namespace {self.namespace!r})",
+            stored,
+            wanted,
+            check_user_params=check_user_params,
+        )
 
     def _create_tables(self, wanted: dict[str, str]) -> None:
         conn = self._conn
@@ -551,7 +543,3 @@ class SqliteIndex(NearDuplicateIndex):
             for suffix in ("", "-wal")
             if Path(self.path + suffix).exists()
         )
-
-
-def _loads(value: str | None) -> object:
-    return None if value is None else json.loads(value)
