@@ -60,6 +60,31 @@ def as_tuples(matches: list[Match]) -> list[tuple]:
     return [(m.key, m.fingerprint, m.distance) for m in matches]
 
 
+def assert_agrees_with_brute_force(
+    index, rng: random.Random, bits: int, k: int, *, stored: int, planted: int, other: int,
+    single: int | None = None,
+) -> tuple[list[tuple[str, int]], list[int]]:
+    """Store planted neighbours (half one by one, half batched), then check single and batched
+    queries at distances 0..k+1, random ones and exact ones against a brute-force scan.
+    ``single`` limits how many queries also go through ``query`` (all by default).
+    Returns the stored (key, fingerprint) items and the queries, for further checks."""
+    fingerprints = planted_fingerprints(rng, bits, k, stored)
+    items = [(f"page-{i}", fp) for i, fp in enumerate(fingerprints)]
+    half = len(items) // 2
+    for key, fp in items[:half]:
+        index.add(key, fp)
+    index.add_many(items[half:])
+    assert len(index) == len(items)
+    queries = [flip(rng, rng.choice(fingerprints), bits, rng.randint(0, k + 1))
+               for _ in range(planted)]
+    queries += [rng.getrandbits(bits) for _ in range(other)] + fingerprints[:other]
+    for query in queries[:single]:
+        assert as_tuples(index.query(query)) == brute_force(items, query, k)
+    batched = index.query_many(queries)
+    assert [as_tuples(m) for m in batched] == [brute_force(items, q, k) for q in queries]
+    return items, queries
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(
     ("bits", "k", "tables"),
@@ -68,21 +93,10 @@ def as_tuples(matches: list[Match]) -> list[tuple]:
 )
 def test_every_backend_returns_exactly_the_brute_force_answer(backend, bits, k, tables, tmp_path):
     rng = random.Random(f"{backend}-{bits}-{k}-{tables}")
-    fingerprints = planted_fingerprints(rng, bits, k, 600)
-    stored = [(f"page-{i}", fp) for i, fp in enumerate(fingerprints)]
     with make_index(backend, tmp_path, bits=bits, max_distance=k, tables=tables) as index:
-        half = len(stored) // 2
-        for key, fp in stored[:half]:
-            index.add(key, fp)
-        index.add_many(stored[half:])
-        assert len(index) == len(stored)
-        queries = [flip(rng, rng.choice(fingerprints), bits, rng.randint(0, k + 1))
-                   for _ in range(120)]
-        queries += [rng.getrandbits(bits) for _ in range(20)] + fingerprints[:20]
-        for query in queries:
-            assert as_tuples(index.query(query)) == brute_force(stored, query, k)
-        batched = index.query_many(queries)
-        assert [as_tuples(m) for m in batched] == [brute_force(stored, q, k) for q in queries]
+        stored, queries = assert_agrees_with_brute_force(
+            index, rng, bits, k, stored=600, planted=120, other=20
+        )
         smaller = max(0, k - 1)
         for query in queries[:30]:
             assert as_tuples(index.query(query, smaller)) == brute_force(stored, query, smaller)

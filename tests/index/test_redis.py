@@ -10,7 +10,12 @@ import pytest
 
 from scrapy_simhash.index import IndexParameterMismatch, Match, NearDuplicateIndexError, open_index
 
-from .test_index_contract import as_tuples, brute_force, flip, planted_fingerprints
+from .test_index_contract import (
+    as_tuples,
+    assert_agrees_with_brute_force,
+    brute_force,
+    flip,
+)
 
 redis_backend = pytest.importorskip("scrapy_simhash.index.redis")
 IndexUnavailable = redis_backend.IndexUnavailable
@@ -25,21 +30,10 @@ RedisIndex = redis_backend.RedisIndex
 def test_redis_returns_exactly_the_brute_force_answer(redis_url, bits, k, tables):
     """Exact-match layouts and multi-index hashing ones (64/6, 128/10, 128/16 by default)."""
     rng = random.Random(f"redis-{bits}-{k}-{tables}")
-    fingerprints = planted_fingerprints(rng, bits, k, 400)
-    stored = [(f"page-{i}", fp) for i, fp in enumerate(fingerprints)]
     with open_index(redis_url, bits=bits, max_distance=k, tables=tables, batch_size=64) as index:
-        half = len(stored) // 2
-        for key, fp in stored[:half]:
-            index.add(key, fp)
-        index.add_many(stored[half:])
-        assert len(index) == len(stored)
-        queries = [flip(rng, rng.choice(fingerprints), bits, rng.randint(0, k + 1))
-                   for _ in range(80)]
-        queries += [rng.getrandbits(bits) for _ in range(10)] + fingerprints[:10]
-        for query in queries[:40]:
-            assert as_tuples(index.query(query)) == brute_force(stored, query, k)
-        batched = index.query_many(queries)
-        assert [as_tuples(m) for m in batched] == [brute_force(stored, q, k) for q in queries]
+        stored, queries = assert_agrees_with_brute_force(
+            index, rng, bits, k, stored=400, planted=80, other=10, single=40
+        )
         smaller = max(0, k - 1)
         for query in queries[:20]:
             assert as_tuples(index.query(query, smaller)) == brute_force(stored, query, smaller)
