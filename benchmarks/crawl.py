@@ -4,8 +4,11 @@
 
 For each language, the pages of ../shared/corpora are served by a threaded HTTP server in a
 process of its own; the same spider (title, links, paragraph text of each page) crawls them with
-scrapy-simhash off and on (the Addon: middleware + pipeline, default settings), alternating, each
-crawl in a fresh process. Throughput is responses per second between the first and the last
+scrapy-simhash off, on (the Addon with its default settings: signatures in
+``SIMHASH_WORKERS="auto"`` worker processes) and inline (``SIMHASH_WORKERS=0``), taking turns, each
+crawl in a fresh process. CPU time per page is reported for the crawl's own process and for the
+workers (their own timing of each task), since on a machine with few cores the server, the crawl
+and the workers share them. Throughput is responses per second between the first and the last
 response (jieba's dictionary is loaded before that window in both modes: a one-off cost per
 process). Prints medians over the runs, then where the plugin's time goes per page.
 """
@@ -36,10 +39,12 @@ import json, sys, time
 from scrapy import Spider, Request, signals
 from scrapy.crawler import CrawlerProcess
 
-base, count, plugin = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "on"
+base, count, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+plugin = mode != "off"
 from scrapy_simhash.fingerprint import Fingerprinter
 Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
 times = []
+cpu_start = time.process_time()
 
 class PagesSpider(Spider):
     name = "pages"
@@ -61,6 +66,8 @@ def on_response(response, request, spider):
 settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
             "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
             "DOWNLOAD_MAXSIZE": 0, "ADDONS": {"scrapy_simhash.addon.Addon": 0} if plugin else {}}
+if mode == "inline":
+    settings["SIMHASH_WORKERS"] = 0
 process = CrawlerProcess(settings)
 crawler = process.create_crawler(PagesSpider)
 crawler.signals.connect(on_response, signal=signals.response_received)
@@ -71,7 +78,8 @@ crawler.signals.connect(on_stop, signal=signals.engine_stopped)
 process.crawl(crawler)
 process.start()
 keep = {k: v for k, v in stats.items() if k.startswith("simhash/")}
-print(json.dumps({"responses": len(times), "seconds": times[-1] - times[0], "stats": keep}))
+print(json.dumps({"responses": len(times), "seconds": times[-1] - times[0], "stats": keep,
+                  "cpu": time.process_time() - cpu_start}))
 """
 
 
@@ -119,9 +127,9 @@ def load_pages(lang: str) -> list[tuple[bytes, str]]:
     return pages
 
 
-def crawl_once(base: str, count: int, plugin: bool) -> dict:
+def crawl_once(base: str, count: int, mode: str) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), "on" if plugin else "off"],
+        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
     if done.returncode != 0:
@@ -164,6 +172,9 @@ def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
     return {key: (statistics.median(v), statistics.fmean(v)) for key, v in timings.items()}
 
 
+MODES = ("off", "on", "inline")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -177,33 +188,51 @@ def main() -> int:
         server = multiprocessing.Process(target=_serve, args=(pages, queue), daemon=True)
         server.start()
         base = f"http://127.0.0.1:{queue.get(timeout=30)}"
-        rates: dict[bool, list[float]] = {False: [], True: []}
+        rates: dict[str, list[float]] = {mode: [] for mode in MODES}
+        cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
+        worker_ms: list[float] = []
         last_stats = {}
         try:
             for _ in range(args.runs):
-                for plugin in (False, True):
-                    result = crawl_once(base, len(pages), plugin)
-                    rates[plugin].append(result["responses"] / result["seconds"])
-                    if plugin:
-                        last_stats = result["stats"]
+                for mode in MODES:
+                    result = crawl_once(base, len(pages), mode)
+                    rates[mode].append(result["responses"] / result["seconds"])
+                    cpu[mode].append(1000 * result["cpu"] / result["responses"])
+                    stats = result["stats"]
+                    if mode == "on":
+                        last_stats = stats
+                        worker_ms.append(1000 * (
+                            stats.get("simhash/time/pages/fingerprint", 0)
+                            + stats.get("simhash/time/items/fingerprint", 0)
+                        ) / result["responses"])
         finally:
             server.terminate()
             server.join()
-        off, on = statistics.median(rates[False]), statistics.median(rates[True])
-        checked = last_stats.get("simhash/pages/checked", 0) or 1
-        plugin_ms = 1000 * (last_stats.get("simhash/time/pages/fingerprint", 0)
-                            + last_stats.get("simhash/time/pages/index", 0)) / checked
-        rows.append((lang, len(pages), off, on, on / off, GOALS.get(lang, 0.0), plugin_ms,
+        rate = {mode: statistics.median(values) for mode, values in rates.items()}
+        cpu_ms = {mode: statistics.median(values) for mode, values in cpu.items()}
+        rows.append((lang, len(pages), rate, cpu_ms, statistics.median(worker_ms),
+                     last_stats.get("simhash/workers/processes", 0),
                      last_stats.get("simhash/pages/dropped", 0)))
         profiles[lang] = profile(lang, pages)
 
-    print(f"\nCrawl throughput, median of {args.runs} runs (pages/s; plugin = Addon defaults)")
-    print("| lang | pages | off | on | on/off | goal | plugin ms/page (in crawl) | dropped |")
-    print("|---|---|---|---|---|---|---|---|")
-    for lang, n, off, on, ratio, goal, ms, dropped in rows:
+    print(f"\nCrawl throughput, median of {args.runs} runs (pages/s)")
+    print("| lang | pages | off | on (defaults) | on/off | goal | inline (SIMHASH_WORKERS=0) "
+          "| inline/off | workers | dropped |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for lang, n, rate, _, _, workers, dropped in rows:
+        ratio = rate["on"] / rate["off"]
+        goal = GOALS.get(lang, 0.0)
         verdict = "ok" if ratio >= goal else "MISSED"
-        print(f"| {lang} | {n} | {off:.1f} | {on:.1f} | {ratio:.2f} | {goal:.2f} {verdict} "
-              f"| {ms:.2f} | {dropped} |")
+        print(f"| {lang} | {n} | {rate['off']:.1f} | {rate['on']:.1f} | {ratio:.2f} "
+              f"| {goal:.2f} {verdict} | {rate['inline']:.1f} | {rate['inline'] / rate['off']:.2f} "
+              f"| {workers} | {dropped} |")
+    print("\nCPU per page, ms (medians): the crawl's own process, and the worker processes")
+    print("| lang | crawl process, off | crawl process, on | crawl process, inline "
+          "| workers, on |")
+    print("|---|---|---|---|---|")
+    for lang, _, _, cpu_ms, worker, _, _ in rows:
+        print(f"| {lang} | {cpu_ms['off']:.2f} | {cpu_ms['on']:.2f} | {cpu_ms['inline']:.2f} "
+              f"| {worker:.2f} |")
     print("\nWhere the plugin's time goes, ms per page (median / mean), outside the crawl")
     stages = list(next(iter(profiles.values())))
     print("| lang | " + " | ".join(stages) + " |")

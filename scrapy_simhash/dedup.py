@@ -190,12 +190,20 @@ class Deduplicator:
         try:
             fingerprint = compute()
         except Exception as error:
-            self._log_once("signature", error, key)
-            return self.skip("error")
-        finally:
-            self.stats.inc_value(
-                f"simhash/time/{self.namespace}/fingerprint", time.perf_counter() - started
-            )
+            return self.signature_failed(key, error, time.perf_counter() - started)
+        return self.decide(key, fingerprint, time.perf_counter() - started)
+
+    def signature_failed(
+        self, key: str, error: Exception, seconds: float = 0.0, reason: str = "error"
+    ) -> Outcome:
+        """Count and log (once per cause) a signature that could not be computed; keep it."""
+        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
+        self._log_once("signature", error, key)
+        return self.skip(reason)
+
+    def decide(self, key: str, fingerprint: Any, seconds: float = 0.0) -> Outcome:
+        """Check-and-add a signature computed in ``seconds`` (inline or in a worker process)."""
+        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
         if fingerprint is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")

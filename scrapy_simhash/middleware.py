@@ -17,6 +17,12 @@ they are not 2xx, not HTML, larger than ``SIMHASH_MAX_BODY_SIZE`` (never parsed)
 bodies labelled as HTML, or marked ``meta["dont_simhash"]``.
 A page whose tree cannot be built or read (e.g. nesting deeper than libxml2's limit) is kept and
 counted (``skipped/error`` or ``skipped/too_short``), never raised.
+
+With worker processes (``SIMHASH_WORKERS``, see :mod:`scrapy_simhash.workers`)
+``process_response`` returns a coroutine: the body goes to a worker, which decodes it as
+``response.text`` does and fingerprints parsel's tree of it, while the reactor serves other
+downloads; the index lookup and the decision stay here. Without workers the page is
+fingerprinted inline from ``response.selector``, the tree the spider's callback then reuses.
 """
 
 from __future__ import annotations
@@ -28,11 +34,15 @@ from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
-from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
 from scrapy_simhash.extract.parsing import looks_binary
 from scrapy_simhash.settings import load_config
+from scrapy_simhash.workers import WorkerError, WorkerPool
+from scrapy_simhash.workers.tasks import page_signature
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from scrapy.crawler import Crawler
     from scrapy.http import Request, Response
 
@@ -68,6 +78,7 @@ class SimhashDownloaderMiddleware:
         self.crawler = crawler
         self.max_body_size = config.max_body_size
         self.dedup = Deduplicator(crawler, config, build_detector(config), "pages")
+        self.workers = WorkerPool.of(crawler, config)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -77,18 +88,50 @@ class SimhashDownloaderMiddleware:
 
     def spider_opened(self, spider: Any = None) -> None:
         self.dedup.open()
+        if self.workers is not None:
+            self.workers.open("pages")
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        if self.workers is not None:
+            self.workers.close("pages")
         self.dedup.close()
 
     def process_response(
         self, request: Request, response: Response, spider: Any = None
-    ) -> Response:
+    ) -> Response | Coroutine[Any, Any, Response]:
+        """The response, or (with worker processes) a coroutine that returns it; raises
+        :class:`NearDuplicatePage` for a near-duplicate."""
         outcome_reason = self._skip_reason(request, response)
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             return response
+        if self.workers is not None and self.workers.available:
+            return self._check_in_worker(request, response)
         outcome = self.dedup.check(response.url, lambda: self._signature(response))
+        return self._apply(request, response, outcome)
+
+    async def _check_in_worker(self, request: Request, response: HtmlResponse) -> Response:
+        try:
+            encoding = response.encoding
+        except Exception:
+            encoding = None
+        if encoding is None:
+            self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
+        workers = self.workers
+        try:
+            signature, seconds = await workers.page_signature(response.body, encoding, response.url)
+        except WorkerError as error:
+            if not workers.usable:  # the workers never started: work inline
+                outcome = self.dedup.check(response.url, lambda: self._signature(response))
+            else:  # it died or hung on this page: keep the page unchecked
+                outcome = self.dedup.signature_failed(response.url, error, reason="worker_error")
+        except Exception as error:  # the extractor raised, as it could inline
+            outcome = self.dedup.signature_failed(response.url, error)
+        else:
+            outcome = self.dedup.decide(response.url, signature, seconds)
+        return self._apply(request, response, outcome)
+
+    def _apply(self, request: Request, response: Response, outcome: Outcome) -> Response:
         if outcome.dropped:
             duplicate_of = outcome.match.key if outcome.match else None
             distance = outcome.match.distance if outcome.match else None
@@ -98,16 +141,26 @@ class SimhashDownloaderMiddleware:
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
         return response
 
-    def _signature(self, response: HtmlResponse) -> Any:
-        """The page's signature from the tree the spider will reuse, or from the raw body when
-        Scrapy cannot decode it (w3lib raises on charset labels such as "zlib" or "idna")."""
-        detector = self.dedup.detector
+    def _text(self, response: HtmlResponse) -> str | None:
+        """The decoded text the spider's selector will parse, or None if Scrapy cannot decode
+        the body (w3lib raises on charset labels such as "zlib" or "idna")."""
         try:
-            root = response.selector.root
+            return response.text
         except Exception:
             self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
-            return detector.signature_html(response.body, None, response.url)
-        return detector.signature_tree(root)
+            return None
+
+    def _signature(self, response: HtmlResponse) -> Any:
+        """The page's signature from the tree the spider will reuse (see
+        :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
+        text = self._text(response)
+        root = None
+        if text is not None:
+            try:
+                root = response.selector.root
+            except Exception:
+                self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
+        return page_signature(self.dedup.detector, text, response.body, response.url, root)
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):

@@ -18,8 +18,10 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
-from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
 from scrapy_simhash.settings import load_config
+from scrapy_simhash.workers import WorkerError, WorkerPool
+from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -67,6 +69,7 @@ class SimhashPipeline:
         self.fields = config.item_fields
         self.key_field = config.item_key_field
         self.dedup = Deduplicator(crawler, config, build_detector(config), "items")
+        self.workers = WorkerPool.of(crawler, config)
         self._unkeyed = 0
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -77,18 +80,46 @@ class SimhashPipeline:
 
     def spider_opened(self, spider: Any = None) -> None:
         self.dedup.open()
+        if self.workers is not None:
+            self.workers.open("items")
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        if self.workers is not None:
+            self.workers.close("items")
         self.dedup.close()
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
+        """The item, or (with worker processes) a coroutine that returns it; raises
+        :class:`NearDuplicateItem` for a near-duplicate."""
         adapter = ItemAdapter(item)
         text = item_text(adapter, self.fields)
         if not text.strip():
             self.dedup.skip("no_text")
             return item
         key = self._key(adapter)
-        outcome = self.dedup.check(key, lambda: self.dedup.detector.signature(text))
+        if self.workers is not None and self.workers.available:
+            return self._check_in_worker(item, key, text)
+        return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
+
+    async def _check_in_worker(self, item: Any, key: str, text: str) -> Any:
+        workers = self.workers
+        try:
+            signature, seconds = await workers.text_signature(text)
+        except WorkerError as error:
+            if not workers.usable:  # the workers never started: work inline
+                outcome = self.dedup.check(key, lambda: self._signature(text))
+            else:  # it died or hung on this item: keep the item unchecked
+                outcome = self.dedup.signature_failed(key, error, reason="worker_error")
+        except Exception as error:
+            outcome = self.dedup.signature_failed(key, error)
+        else:
+            outcome = self.dedup.decide(key, signature, seconds)
+        return self._apply(item, key, outcome)
+
+    def _signature(self, text: str) -> Any:
+        return text_signature(self.dedup.detector, text)
+
+    def _apply(self, item: Any, key: str, outcome: Outcome) -> Any:
         if outcome.dropped:
             match = outcome.match
             raise NearDuplicateItem(

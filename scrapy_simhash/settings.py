@@ -42,6 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "SIMHASH_ON_INDEX_ERROR": "keep",
     "SIMHASH_REPORT_FILE": None,
     "SIMHASH_MAX_BODY_SIZE": 10 * 1024 * 1024,
+    "SIMHASH_WORKERS": "auto",
+    "SIMHASH_WORKER_TIMEOUT": 60.0,
 }
 
 #: Fingerprinter keyword argument -> the setting that holds it.
@@ -80,6 +82,8 @@ class SimhashConfig:
     on_index_error: str = "keep"
     report_file: str | None = None
     max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
+    workers: int | str = DEFAULTS["SIMHASH_WORKERS"]  # a count, or "auto"; 0: inline
+    worker_timeout: float = DEFAULTS["SIMHASH_WORKER_TIMEOUT"]
 
 
 def _raw(settings: BaseSettings, name: str) -> Any:
@@ -176,6 +180,31 @@ def read_index_uri(settings: BaseSettings) -> str:
     return uri
 
 
+def read_workers(settings: BaseSettings) -> int | str:
+    """``SIMHASH_WORKERS``: ``"auto"`` or a count of worker processes (0: inline)."""
+    name = "SIMHASH_WORKERS"
+    value = _raw(settings, name)
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    try:
+        return read_int(settings, name, minimum=0, maximum=64) or 0
+    except SimhashSettingError:
+        raise SimhashSettingError(
+            name, value, "expected 'auto' or an integer >= 0 and <= 64 (0: no worker processes)"
+        ) from None
+
+
+def read_positive_float(settings: BaseSettings, name: str) -> float:
+    value = _raw(settings, name)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if isinstance(value, bool) or not number > 0 or number == float("inf"):
+        raise SimhashSettingError(name, value, "expected a number of seconds > 0")
+    return number
+
+
 def read_report_file(settings: BaseSettings) -> str | None:
     name = "SIMHASH_REPORT_FILE"
     value = _raw(settings, name)
@@ -218,6 +247,8 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         report_file=read_report_file(settings),
         max_body_size=read_int(settings, "SIMHASH_MAX_BODY_SIZE", minimum=1)
         or DEFAULTS["SIMHASH_MAX_BODY_SIZE"],
+        workers=read_workers(settings),
+        worker_timeout=read_positive_float(settings, "SIMHASH_WORKER_TIMEOUT"),
     )
 
 

@@ -44,7 +44,8 @@ def middleware_for():
     made = []
 
     def build(**settings):
-        crawler = get_crawler(Spider, settings)
+        # computed inline: the bounds are the same in a worker process (tests/workers)
+        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
         crawler.spider = crawler._create_spider("bounds")
         middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
         middleware.spider_opened()

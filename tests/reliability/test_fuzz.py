@@ -79,7 +79,7 @@ def test_every_truncation_of_a_page_fingerprints(page, cuts):
 
 @functools.lru_cache(maxsize=1)
 def _components():
-    crawler = get_crawler(Spider, {"SIMHASH_MAX_BODY_SIZE": 3000})
+    crawler = get_crawler(Spider, {"SIMHASH_MAX_BODY_SIZE": 3000, "SIMHASH_WORKERS": 0})
     crawler.spider = crawler._create_spider("fuzz")
     middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
     middleware.spider_opened()

@@ -33,7 +33,8 @@ def build():
     made = []
 
     def _build(**settings):
-        crawler = get_crawler(Spider, settings)
+        # the decisions, computed inline (worker processes: tests/workers)
+        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
         crawler.spider = crawler._create_spider("test")
         middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
         middleware.spider_opened()

@@ -18,7 +18,8 @@ OTHER = " ".join(f"Line {n}: night buses need shelters with lights for {n} rider
 @pytest.fixture
 def pipeline_and_stats():
     def _build(**settings):
-        crawler = get_crawler(Spider, settings)
+        # the decisions, computed inline (worker processes: tests/workers)
+        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
         pipeline = SimhashPipeline.from_crawler(crawler)
         pipeline.spider_opened()
         return pipeline, crawler.stats

@@ -23,6 +23,8 @@ def test_defaults():
     assert loaded.item_fields == ("title", "body")
     assert loaded.on_index_error == "keep"
     assert loaded.report_file is None
+    assert loaded.workers == "auto"
+    assert loaded.worker_timeout == 60.0
 
 
 def test_values_are_read():
@@ -33,6 +35,9 @@ def test_values_are_read():
     assert loaded.item_fields == ("title", "text")
     assert loaded.on_index_error == "drop"
     assert loaded.index_uri == "sqlite:///seen.db"
+    assert config(SIMHASH_WORKERS="3", SIMHASH_WORKER_TIMEOUT="2.5").workers == 3
+    assert config(SIMHASH_WORKERS=" AUTO ").workers == "auto"
+    assert config(SIMHASH_WORKER_TIMEOUT="2.5").worker_timeout == 2.5
 
 
 @pytest.mark.parametrize(
@@ -53,6 +58,12 @@ def test_values_are_read():
         ("SIMHASH_FINGERPRINT_OPTIONS", [1], "dict"),
         ("SIMHASH_REPORT_FILE", 12, "file path"),
         ("SIMHASH_MAX_BODY_SIZE", 0, "integer >= 1"),
+        ("SIMHASH_WORKERS", "many", "'auto' or an integer >= 0"),
+        ("SIMHASH_WORKERS", -1, "'auto' or an integer >= 0"),
+        ("SIMHASH_WORKERS", 65, "<= 64"),
+        ("SIMHASH_WORKER_TIMEOUT", 0, "seconds > 0"),
+        ("SIMHASH_WORKER_TIMEOUT", "soon", "seconds > 0"),
+        ("SIMHASH_WORKER_TIMEOUT", True, "seconds > 0"),
     ],
 )
 def test_bad_value_names_the_setting_and_what_is_allowed(name, value, allowed):

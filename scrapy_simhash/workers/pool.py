@@ -1,0 +1,328 @@
+"""The crawl's side of the worker processes: spawn them, hand them tasks, collect the answers.
+
+Each worker is a child process driven by a Twisted ``ProcessProtocol`` on the crawl's reactor:
+tasks are written to its stdin, answers read from its stdout as they arrive, so the reactor
+thread never blocks and no helper thread competes with it for the GIL. A worker answers its tasks
+in order, so each keeps a FIFO of the Deferreds it owes; a task goes to the live worker with the
+fewest pending.
+
+Failures never lose a page: when a worker dies or stays on one task longer than
+``SIMHASH_WORKER_TIMEOUT`` (it is killed), its pending tasks fail with :class:`WorkerError`, the
+components keep those pages unchecked (``skipped/worker_error``), and a new worker replaces it,
+up to :data:`MAX_RESTARTS` per crawl. A worker that cannot even build its detector is not
+replaced: the components fall back to computing signatures inline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pickle
+import sys
+from collections import deque
+from typing import TYPE_CHECKING, Any, ClassVar
+from weakref import WeakKeyDictionary
+
+from twisted.internet import protocol
+from twisted.internet.defer import Deferred
+
+from scrapy_simhash.workers.child import HEADER, encode_frame
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from scrapy_simhash.settings import SimhashConfig
+
+logger = logging.getLogger(__name__)
+
+#: Replacements for crashed or killed workers in one crawl before the pool gives up.
+MAX_RESTARTS = 10
+#: Seconds between checks for a worker stuck on one task.
+WATCHDOG_INTERVAL = 1.0
+#: Bytes of the pipe to each worker, where the system allows it.
+PIPE_SIZE = 1 << 20
+#: The most workers ``SIMHASH_WORKERS = "auto"`` starts.
+AUTO_MAX_WORKERS = 2
+
+
+class WorkerError(Exception):
+    """A worker could not answer: it crashed, was killed after the timeout, or never started."""
+
+
+class TaskError(Exception):
+    """Computing the signature raised in the worker (the message names the original error)."""
+
+
+def usable_cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def resolve_worker_count(value: int | str) -> int:
+    """``SIMHASH_WORKERS``: a count, or ``"auto"``: one CPU left to the crawl itself, at most
+    :data:`AUTO_MAX_WORKERS`, none on a single CPU or where child pipes are not POSIX."""
+    if value != "auto":
+        return int(value)
+    if os.name != "posix":
+        return 0
+    return max(0, min(AUTO_MAX_WORKERS, usable_cpus() - 1))
+
+
+def _widen_pipe(process: Any) -> None:
+    """Let a whole page fit in the pipe to the worker (Linux: 64 KiB by default, 1 MiB allowed):
+    one write per page instead of several rounds of the reactor."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        return
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+    writer = getattr(process, "pipes", {}).get(0)
+    if set_size is None or writer is None:
+        return
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(writer.fileno(), set_size, PIPE_SIZE)
+
+
+class _WorkerProtocol(protocol.ProcessProtocol):
+    """One worker process: its pending Deferreds, in the order the answers will come."""
+
+    def __init__(self, pool: WorkerPool, config: SimhashConfig) -> None:
+        self.pool = pool
+        self.config = config
+        self.pending: deque[tuple[Deferred, tuple]] = deque()  # (answer, task)
+        self.buffer = bytearray()
+        self.alive = True
+        self.cause = "the worker process exited"
+        self.busy_since: float | None = None  # when the task at the head of the queue started
+
+    def connectionMade(self) -> None:
+        self.transport.write(encode_frame(("init", self.config)))
+
+    def send(self, message: tuple, answer: Deferred | None = None) -> Deferred:
+        """Queue a task; the Deferred fires with (signature, seconds) or fails."""
+        answer = Deferred() if answer is None else answer
+        if not self.pending:
+            self.busy_since = self.pool.now()
+        self.pending.append((answer, message))
+        self.transport.write(encode_frame(message))
+        return answer
+
+    def outReceived(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self.buffer)
+            end = HEADER.size + length
+            if len(self.buffer) < end:
+                return
+            message = pickle.loads(self.buffer[HEADER.size:end])
+            del self.buffer[:end]
+            self._answer(message)
+
+    def _answer(self, message: tuple) -> None:
+        status, value, seconds = message
+        if status == "fatal":
+            self.pool.worker_unusable(self, value)
+            self.kill(f"it could not start: {value}")
+            return
+        answer, _ = self.pending.popleft()
+        self.busy_since = self.pool.now() if self.pending else None
+        if status == "ok":
+            answer.callback((value, seconds))
+        else:
+            answer.errback(TaskError(value))
+
+    def outConnectionLost(self) -> None:
+        self._lost()
+
+    def processEnded(self, reason: Any) -> None:
+        self._lost()
+
+    def _lost(self) -> None:
+        """The process is gone: the task it was on fails, the ones queued behind it go on to
+        another worker (they did nothing wrong)."""
+        if not self.alive:
+            return
+        self.alive = False
+        pending, self.pending = self.pending, deque()
+        culprit = pending.popleft() if pending else None
+        self.pool.worker_lost(self, list(pending))
+        if culprit is not None:
+            culprit[0].errback(WorkerError(self.cause))
+
+    def kill(self, cause: str) -> None:
+        self.cause = cause
+        try:
+            self.transport.signalProcess("KILL")
+        except Exception:  # already gone
+            self._lost()
+
+    def close(self) -> None:
+        """End of input: the worker answers what it has, then exits."""
+        with contextlib.suppress(Exception):
+            self.transport.closeStdin()
+
+
+class WorkerPool:
+    """The crawl's worker processes, shared by the middleware and the pipeline of one crawler."""
+
+    _pools: ClassVar[WeakKeyDictionary[Any, WorkerPool]] = WeakKeyDictionary()
+
+    def __init__(self, crawler: Crawler, config: SimhashConfig, size: int) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.size = size
+        self.workers: list[_WorkerProtocol] = []
+        self.restarts = 0
+        self.usable = True  # False once a worker could not build its detector
+        self._components: set[str] = set()
+        self._closing = False
+        self._watchdog: Any = None
+        self._logged: set[str] = set()
+
+    @classmethod
+    def of(cls, crawler: Crawler, config: SimhashConfig) -> WorkerPool | None:
+        """The crawler's pool (created by its first component), or None for inline work."""
+        size = resolve_worker_count(config.workers)
+        if size <= 0:
+            return None
+        pool = cls._pools.get(crawler)
+        if pool is None:
+            try:
+                pickle.dumps(config)
+            except Exception as error:  # e.g. a lambda as SIMHASH_EXTRACTOR
+                logger.warning(
+                    "Simhash: the SIMHASH_* settings cannot be sent to worker processes (%s: %s);"
+                    " signatures are computed in the crawl's own process (SIMHASH_WORKERS=0)",
+                    type(error).__name__, error, extra={"crawler": crawler},
+                )
+                return None
+            pool = cls._pools[crawler] = cls(crawler, config, size)
+        return pool
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def open(self, component: str) -> None:
+        """Start the workers when the first component opens (at spider_opened)."""
+        first = not self._components
+        self._components.add(component)
+        if not first:
+            return
+        from twisted.internet import task
+
+        for _ in range(self.size):
+            self._spawn()
+        self.crawler.stats.set_value("simhash/workers/processes", self.size)
+        self._watchdog = task.LoopingCall(self._check_timeouts)
+        self._watchdog.start(WATCHDOG_INTERVAL, now=False).addErrback(lambda failure: None)
+
+    def close(self, component: str) -> None:
+        """Let the workers finish and exit once the last component has closed."""
+        self._components.discard(component)
+        if self._components or self._closing:
+            return
+        self._closing = True
+        if self._watchdog is not None and self._watchdog.running:
+            self._watchdog.stop()
+        for worker in self.workers:
+            worker.close()
+
+    def _spawn(self) -> None:
+        from twisted.internet import reactor
+
+        worker = _WorkerProtocol(self, self.config)
+        env = dict(os.environ)
+        # The worker imports what the crawl imports (a custom extractor's module, say).
+        env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
+        command = [sys.executable, "-m", "scrapy_simhash.workers"]
+        process = reactor.spawnProcess(
+            worker, sys.executable, command, env=env, childFDs={0: "w", 1: "r", 2: 2}
+        )
+        _widen_pipe(process)
+        self.workers.append(worker)
+
+    # -- tasks -------------------------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        """Whether tasks can go to a worker (if not, compute inline)."""
+        return (
+            self.usable
+            and not self._closing
+            and bool(self._components)
+            and any(worker.alive for worker in self.workers)
+        )
+
+    async def page_signature(
+        self, body: bytes, encoding: str | None, url: str
+    ) -> tuple[Any, float]:
+        """(signature, seconds spent in the worker) of a page whose ``response.encoding`` is
+        ``encoding`` (None: Scrapy cannot decode it); see :func:`.tasks.page_signature`."""
+        return await self._submit(("page", body, encoding, url))
+
+    async def text_signature(self, text: str) -> tuple[Any, float]:
+        """(signature, seconds spent in the worker) of an item's text."""
+        return await self._submit(("text", text))
+
+    async def _submit(self, message: tuple) -> tuple[Any, float]:
+        from scrapy.utils.defer import maybe_deferred_to_future
+
+        alive = [worker for worker in self.workers if worker.alive]
+        if not alive:
+            raise WorkerError("no worker process is running")
+        worker = min(alive, key=lambda other: len(other.pending))
+        return await maybe_deferred_to_future(worker.send(message))
+
+    # -- failures ----------------------------------------------------------------------------
+
+    def now(self) -> float:
+        from twisted.internet import reactor
+
+        return reactor.seconds()
+
+    def _check_timeouts(self) -> None:
+        timeout = self.config.worker_timeout
+        now = self.now()
+        for worker in self.workers:
+            if worker.alive and worker.busy_since is not None and now - worker.busy_since > timeout:
+                worker.kill(f"one task took longer than SIMHASH_WORKER_TIMEOUT={timeout:g} s")
+
+    def worker_unusable(self, worker: _WorkerProtocol, error: str) -> None:
+        self.usable = False
+        self._log_once(
+            "unusable",
+            "Simhash: a worker process could not build the detector (%s); signatures are "
+            "computed in the crawl's own process instead (SIMHASH_WORKERS=%r)",
+            error, self.config.workers,
+        )
+
+    def worker_lost(self, worker: _WorkerProtocol, queued: list[tuple[Deferred, tuple]]) -> None:
+        """Replace a lost worker (while restarts last) and hand its queued tasks on."""
+        self.workers.remove(worker)
+        if not self._closing and self.usable:
+            stats = self.crawler.stats
+            stats.inc_value("simhash/workers/lost")
+            self._log_once(
+                worker.cause,
+                "Simhash: a worker process was lost (%s); the page or item it was on is kept "
+                "unchecked (simhash/*/skipped/worker_error) and a new worker is started "
+                "(%d restarts left)",
+                worker.cause, MAX_RESTARTS - self.restarts,
+            )
+            if self.restarts < MAX_RESTARTS:
+                self.restarts += 1
+                stats.inc_value("simhash/workers/restarted")
+                self._spawn()
+        alive = [other for other in self.workers if other.alive]
+        for answer, message in queued:
+            if alive and self.usable:
+                min(alive, key=lambda other: len(other.pending)).send(message, answer)
+            else:
+                answer.errback(WorkerError(worker.cause))
+
+    def _log_once(self, cause: str, message: str, *args: Any) -> None:
+        if cause in self._logged:
+            return
+        self._logged.add(cause)
+        logger.error(message, *args, extra={"crawler": self.crawler})

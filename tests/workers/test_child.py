@@ -1,0 +1,72 @@
+"""The worker process's loop, driven through in-memory streams."""
+
+from __future__ import annotations
+
+import io
+
+from scrapy_simhash.dedup import build_detector
+from scrapy_simhash.settings import SimhashConfig
+from scrapy_simhash.workers.child import encode_frame, read_frame, serve
+
+ARTICLE = (
+    "<html><head><title>Tides</title></head><body><nav><a href='/'>Home</a></nav><article>"
+    "<h1>Why the tides turn</h1>"
+    + "<p>The moon pulls on the oceans and the water rises along the coast twice a day.</p>" * 6
+    + "</article></body></html>"
+)
+
+
+def _run(*messages) -> list:
+    source = io.BytesIO(b"".join(encode_frame(message) for message in messages))
+    sink = io.BytesIO()
+    serve(source, sink)
+    sink.seek(0)
+    answers = []
+    while (answer := read_frame(sink)) is not None:
+        answers.append(answer)
+    return answers
+
+
+def test_answers_each_task_in_order_with_the_crawls_signature():
+    config = SimhashConfig()
+    detector = build_detector(config)
+    text = "The moon pulls on the oceans and the water rises twice a day. " * 5
+    answers = _run(
+        ("init", config),
+        ("page", ARTICLE.encode(), "utf-8", "http://example.com/a"),
+        ("text", text),
+        ("text", "too short"),
+        ("page", ARTICLE.encode(), None, "http://example.com/raw"),
+    )
+    assert [status for status, _, _ in answers] == ["ok"] * 4
+    page, item, short, raw = (value for _, value, _ in answers)
+    assert page == detector.signature_html(ARTICLE)
+    assert item == detector.signature(text)
+    assert short is None
+    assert raw == page
+    assert all(seconds >= 0 for _, _, seconds in answers)
+
+
+def test_a_failing_task_is_answered_with_its_error_and_the_loop_goes_on():
+    config = SimhashConfig(
+        fingerprint_kwargs={"extractor": "tests.workers.hostile_extractor.fail_on_tides"}
+    )
+    page = ("page", ARTICLE.encode(), "utf-8", None)
+    answers = _run(("init", config), page, ("text", "words " * 40))
+    assert answers[0][0] == "error"
+    assert answers[0][1] == "ValueError: this extractor cannot read tides"
+    assert answers[1][0] == "ok"
+
+
+def test_an_unusable_configuration_is_fatal():
+    config = SimhashConfig(fingerprint_kwargs={"bits": 7})
+    answers = _run(("init", config), ("text", "words " * 40))
+    assert len(answers) == 1
+    status, message, _ = answers[0]
+    assert status == "fatal"
+    assert "bits" in message
+
+
+def test_end_of_input_ends_the_loop():
+    assert _run() == []
+    assert _run(("init", SimhashConfig())) == []

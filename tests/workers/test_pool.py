@@ -1,0 +1,105 @@
+"""Worker processes in real crawls of tests/reliability/site.py over HTTP on 127.0.0.1: the
+same fingerprints as inline, and what happens when a worker crashes, hangs or cannot start."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from reliability import site
+from reliability.crawls import items, logs, start_crawl, stats
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.settings import SimhashConfig
+from scrapy_simhash.workers import WorkerPool, resolve_worker_count
+
+HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
+CRAWL_ONLY = "tests.workers.crawl_only_extractor.extract"
+
+
+def _crawl(out: Path, settings: dict) -> tuple[dict[str, object], dict, str]:
+    """{path: fingerprint} of the kept pages, the stats, the log."""
+    server = site.SiteServer().start()
+    try:
+        process = start_crawl(server.url, out, {"CONCURRENT_REQUESTS": 8, **settings})
+        assert process.wait(timeout=120) == 0, logs(out)
+    finally:
+        server.stop()
+    kept = {}
+    for row in items(out, process.pid):
+        parts = urlsplit(row["url"])
+        kept[parts.path + (f"?{parts.query}" if parts.query else "")] = row["simhash"]
+    return kept, stats(out, process.pid), logs(out)
+
+
+def _survivors_per_cluster(kept: dict[str, object]) -> Counter:
+    clusters = site.paths()
+    return Counter(clusters[path] for path in kept if path in clusters)
+
+
+def _assert_one_survivor_per_cluster(kept: dict[str, object]) -> None:
+    survivors = _survivors_per_cluster(kept)
+    assert set(survivors) == set(range(site.PAGE_COUNT))
+    assert set(survivors.values()) == {1}
+
+
+def test_workers_give_the_fingerprints_of_the_inline_path(tmp_path):
+    inline, inline_stats, _ = _crawl(tmp_path / "inline", {"SIMHASH_WORKERS": 0})
+    pooled, pooled_stats, _ = _crawl(tmp_path / "pooled", {"SIMHASH_WORKERS": 2})
+    assert "simhash/workers/processes" not in inline_stats
+    assert pooled_stats["simhash/workers/processes"] == 2
+    for kept in (inline, pooled):
+        _assert_one_survivor_per_cluster(kept)
+    shared = set(inline) & set(pooled)
+    assert len(shared) > site.PAGE_COUNT * 0.9  # which copy survives may differ, not the bits
+    assert {path: inline[path] for path in shared} == {path: pooled[path] for path in shared}
+    for name in ("checked", "kept", "dropped"):
+        assert inline_stats[f"simhash/pages/{name}"] == pooled_stats[f"simhash/pages/{name}"]
+    assert "simhash/workers/lost" not in pooled_stats
+
+
+def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
+    kept, crawl_stats, log = _crawl(tmp_path, {
+        "SIMHASH_WORKERS": 1, "SIMHASH_WORKER_TIMEOUT": 1, "SIMHASH_EXTRACTOR": HOSTILE,
+    })
+    _assert_one_survivor_per_cluster(kept)
+    assert kept["/a/9"] is None and kept["/a/13"] is None  # kept unchecked
+    assert crawl_stats["simhash/pages/skipped/worker_error"] == 2
+    assert crawl_stats["simhash/workers/lost"] == 2
+    assert crawl_stats["simhash/workers/restarted"] == 2
+    assert log.count("a worker process was lost (the worker process exited)") == 1
+    assert log.count("a worker process was lost (one task took longer than "
+                     "SIMHASH_WORKER_TIMEOUT=1 s)") == 1
+    # every other page was checked: the tasks queued behind the lost ones went to the new worker
+    paths = site.paths()
+    assert crawl_stats["simhash/pages/checked"] == len(paths) - 2
+
+
+def test_workers_that_cannot_start_leave_the_work_to_the_crawl(tmp_path):
+    settings = {"SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": CRAWL_ONLY}
+    kept, crawl_stats, log = _crawl(tmp_path, settings)
+    _assert_one_survivor_per_cluster(kept)
+    assert ("a worker process could not build the detector "
+            "(SimhashSettingError: SIMHASH_EXTRACTOR=") in log
+    assert crawl_stats["simhash/pages/checked"] == len(site.paths())
+    assert "simhash/pages/skipped/worker_error" not in crawl_stats
+    assert "simhash/workers/lost" not in crawl_stats
+
+
+def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
+    crawler = get_crawler(settings_dict={})
+    config = SimhashConfig(workers=1, fingerprint_kwargs={"extractor": lambda html, *_: ""})
+    with caplog.at_level(logging.WARNING):
+        assert WorkerPool.of(crawler, config) is None
+    assert "cannot be sent to worker processes" in caplog.text
+
+
+@pytest.mark.parametrize(("value", "cpus", "expected"), [
+    ("auto", 1, 0), ("auto", 2, 1), ("auto", 3, 2), ("auto", 64, 2), (0, 8, 0), (3, 1, 3),
+])
+def test_worker_count(monkeypatch, value, cpus, expected):
+    monkeypatch.setattr("scrapy_simhash.workers.pool.usable_cpus", lambda: cpus)
+    assert resolve_worker_count(value) == expected
