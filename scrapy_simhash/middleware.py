@@ -105,7 +105,7 @@ class SimhashDownloaderMiddleware:
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             return response
-        if self.workers is not None and self.workers.available:
+        if self.workers is not None and self.workers.available and self.workers.has_room():
             return self._check_in_worker(request, response)
         outcome = self.dedup.check(response.url, lambda: self._signature(response))
         return self._apply(request, response, outcome)

@@ -97,7 +97,7 @@ class SimhashPipeline:
             self.dedup.skip("no_text")
             return item
         key = self._key(adapter)
-        if self.workers is not None and self.workers.available:
+        if self.workers is not None and self.workers.available and self.workers.has_room():
             return self._check_in_worker(item, key, text)
         return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
 

@@ -40,6 +40,8 @@ logger = logging.getLogger(__name__)
 MAX_RESTARTS = 10
 #: Seconds between checks for a worker stuck on one task.
 WATCHDOG_INTERVAL = 1.0
+#: Tasks a worker may have waiting before the crawl computes signatures itself.
+MAX_QUEUED = 4
 #: Bytes of the pipe to each worker, where the system allows it.
 PIPE_SIZE = 1 << 20
 #: The most workers ``SIMHASH_WORKERS = "auto"`` starts.
@@ -253,6 +255,16 @@ class WorkerPool:
             and bool(self._components)
             and any(worker.alive for worker in self.workers)
         )
+
+    def has_room(self) -> bool:
+        """Whether a worker has fewer than :data:`MAX_QUEUED` tasks waiting. When all are
+        behind (more pages than they can take, or a CPU shared with other work), the crawl's own
+        thread computes the next signature itself rather than let the queue grow: the crawl is
+        never slower than inline work (counted in ``simhash/workers/overflow``)."""
+        if any(worker.alive and len(worker.pending) < MAX_QUEUED for worker in self.workers):
+            return True
+        self.crawler.stats.inc_value("simhash/workers/overflow")
+        return False
 
     async def page_signature(
         self, body: bytes, encoding: str | None, url: str

@@ -17,6 +17,7 @@ from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers import WorkerPool, resolve_worker_count
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
+SLOW = "tests.workers.hostile_extractor.slow_in_worker"
 CRAWL_ONLY = "tests.workers.crawl_only_extractor.extract"
 
 
@@ -64,7 +65,9 @@ def test_workers_give_the_fingerprints_of_the_inline_path(tmp_path):
 def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     kept, crawl_stats, log = _crawl(tmp_path, {
         "SIMHASH_WORKERS": 1, "SIMHASH_WORKER_TIMEOUT": 1, "SIMHASH_EXTRACTOR": HOSTILE,
+        "CONCURRENT_REQUESTS": 2,  # every page goes to the worker (no overflow to the crawl)
     })
+    assert "simhash/workers/overflow" not in crawl_stats
     _assert_one_survivor_per_cluster(kept)
     assert kept["/a/9"] is None and kept["/a/13"] is None  # kept unchecked
     assert crawl_stats["simhash/pages/skipped/worker_error"] == 2
@@ -76,6 +79,16 @@ def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     # every other page was checked: the tasks queued behind the lost ones went to the new worker
     paths = site.paths()
     assert crawl_stats["simhash/pages/checked"] == len(paths) - 2
+
+
+def test_when_the_workers_fall_behind_the_crawl_computes_signatures_itself(tmp_path):
+    kept, crawl_stats, _ = _crawl(tmp_path, {
+        "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": SLOW, "CONCURRENT_REQUESTS": 16,
+    })
+    _assert_one_survivor_per_cluster(kept)
+    assert crawl_stats["simhash/workers/overflow"] > 0
+    assert crawl_stats["simhash/pages/checked"] == len(site.paths())
+    assert "simhash/pages/skipped/worker_error" not in crawl_stats
 
 
 def test_workers_that_cannot_start_leave_the_work_to_the_crawl(tmp_path):
