@@ -6,8 +6,15 @@ import codecs
 
 import pytest
 
-from scrapy_simhash.extract import decode_html, extract_main_text
-from scrapy_simhash.extract.decoding import is_utf8_page, normalize_encoding
+from scrapy_simhash.extract import decode_html, extract_main_text, parse_html
+from scrapy_simhash.extract.decoding import (
+    NOT_UTF8,
+    UTF8,
+    UTF8_IF_VALID,
+    is_utf8_page,
+    normalize_encoding,
+    utf8_expectation,
+)
 
 SIMPLIFIED = "潮汐电站几乎没有声音。渔民们说，在防波堤上晒太阳的海豹没有离开，海底调查也没有发现。"
 TRADITIONAL = "潮汐電站幾乎沒有聲音。漁民們說，在防波堤上曬太陽的海豹沒有離開，海底調查也沒有發現。"
@@ -146,3 +153,40 @@ def test_utf8_fast_path_agrees_with_decode_html():
     for body in samples:
         if is_utf8_page(body):
             assert decode_html(body) == body.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("body", "encoding", "expected"),
+    [
+        (page("ascii only", "gbk").encode("ascii"), None, UTF8),
+        (page(SIMPLIFIED).encode("utf-8"), None, UTF8_IF_VALID),
+        (page(SIMPLIFIED, "utf-8").encode("utf-8"), None, UTF8_IF_VALID),
+        (page(SIMPLIFIED, "gbk").encode("utf-8"), None, UTF8),  # a lying legacy label
+        (page(SIMPLIFIED, "gbk").encode("gbk"), None, NOT_UTF8),
+        (page(SIMPLIFIED).encode("gbk"), "gbk", NOT_UTF8),
+        (codecs.BOM_UTF8 + page(SIMPLIFIED).encode("utf-8"), None, NOT_UTF8),
+        (page("ascii only").encode("ascii"), "utf-16-le", NOT_UTF8),
+    ],
+)
+def test_utf8_expectation(body, encoding, expected):
+    assert utf8_expectation(body, encoding) == expected
+
+
+@pytest.mark.parametrize(
+    ("codec", "text"), [("gbk", SIMPLIFIED), ("big5", TRADITIONAL), ("cp1252", FRENCH)]
+)
+def test_unlabelled_legacy_page_is_reparsed_when_libxml2_finds_invalid_utf8(codec, text):
+    body = page(text).encode(codec)  # no label: parsed as UTF-8 first, then decoded and reparsed
+    assert utf8_expectation(body) == UTF8_IF_VALID
+    assert text in extract_main_text(body)
+
+
+def test_invalid_utf8_is_caught_after_libxml2_stops_reporting_errors():
+    # Over a hundred parse errors before the first non-UTF-8 byte: libxml2's error cap.
+    noise = "</zz><a <>x" * 300
+    body = page(noise + SIMPLIFIED).encode("gbk")
+    assert text_of(parse_html(body)).endswith(SIMPLIFIED)
+
+
+def text_of(root) -> str:
+    return "".join(root.itertext())

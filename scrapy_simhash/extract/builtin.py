@@ -43,9 +43,12 @@ _LEGAL_MARKERS = (
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
-_BYLINE_RE = re.compile(
-    r"^\s*(?:by|por|von|par|di|posted|published|updated|written|photo|photos|image|credit|"
-    r"source|via|作者|记者|来源|编辑|责任编辑|发布时间|时间|日期)\b|"
+_BYLINE_START_RE = re.compile(
+    r"\s*(?:by|por|von|par|di|posted|published|updated|written|photo|photos|image|credit|"
+    r"source|via|作者|记者|来源|编辑|责任编辑|发布时间|时间|日期)\b",
+    re.IGNORECASE,
+)
+_BYLINE_DATE_RE = re.compile(  # both forms hold a year starting "19" or "20"
     r"\b(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]\d{1,2}|"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b",
     re.IGNORECASE,
@@ -99,7 +102,18 @@ def text_units(text: str) -> float:
 
 def _punctuation(text: str) -> int:
     """Sentence punctuation marks, ASCII and CJK (see _PUNCT_WIDE_RE)."""
-    return len((_PUNCT_RE if text.isascii() else _PUNCT_WIDE_RE).findall(text))
+    if text.isascii():  # what _PUNCT_RE would find, counted without a list of matches
+        return (
+            text.count(".") + text.count(",") + text.count(";") + text.count("!") + text.count("?")
+        )
+    return len(_PUNCT_WIDE_RE.findall(text))
+
+
+def _is_byline(text: str) -> bool:
+    """A line that opens with a byline word or carries a date (see _BYLINE_START_RE)."""
+    if _BYLINE_START_RE.match(text) is not None:
+        return True
+    return ("19" in text or "20" in text) and _BYLINE_DATE_RE.search(text) is not None
 
 
 def _is_legal(text: str) -> bool:
@@ -152,7 +166,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
             continue
         if (
             units < BYLINE_MAX_UNITS
-            and _BYLINE_RE.search(text) is not None
+            and _is_byline(text)
             and not text.rstrip().endswith(_SENTENCE_ENDS)
         ):
             append(-1.0)  # "By Jane Doe", "Updated 5:27 am, Nov. 20, 2019", "来源：新华社"
@@ -188,25 +202,36 @@ def node_hints(page: Segmented, scores: list[float]) -> list[int]:
         positive_prefix.append(total)
     limit = CHROME_MAX_SHARE * total
 
-    def mass(start: int, end: int) -> float:
-        return positive_prefix[end] - positive_prefix[start]
+    starts, ends, parents, lasts = page.node_start, page.node_end, page.node_parent, page.node_last
 
-    starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    def mass(node: int) -> float:
+        return positive_prefix[ends[node]] - positive_prefix[starts[node]]
+
+    own_hints = page.node_own_hint
     teasers = teaser_cards(page, positive_prefix)
-    hints = []
-    for index, own in enumerate(page.node_own_hint):
+    hints = [NEUTRAL] * len(own_hints)
+    # Only hinted nodes change the hint in force; each sets it on its whole subtree (nodes
+    # index + 1 .. last), and hinted nodes inside, visited later in pre-order, override it.
+    hinted = [index for index, own in enumerate(own_hints) if own]
+    if teasers:
+        hinted = sorted(teasers.union(hinted))
+    for index in hinted:
         parent = parents[index]
         inherited = hints[parent] if parent >= 0 else NEUTRAL
+        own = own_hints[index]
+        if inherited == NEGATIVE:
+            continue
         if index in teasers:
-            hints.append(NEGATIVE)
-        elif inherited == NEGATIVE or own == NEUTRAL:
-            hints.append(inherited)
+            hint = NEGATIVE
         elif own == POSITIVE:
-            hints.append(POSITIVE)
-        elif own == CHROME or mass(starts[index], ends[index]) <= limit:
-            hints.append(NEGATIVE)
+            hint = POSITIVE
+        elif own == CHROME or mass(index) <= limit:
+            hint = NEGATIVE
         else:
-            hints.append(inherited)
+            continue
+        if hint != inherited:
+            last = lasts[index]
+            hints[index:last] = [hint] * (last - index)
     return hints
 
 
@@ -215,20 +240,20 @@ def teaser_cards(page: Segmented, positive_prefix: list[float]) -> set[int]:
     siblings of one tag and class, each a heading with at most TEASER_CARD_MAX_SCORE of text."""
     tags, classes, parents = page.node_tag, page.node_class, page.node_parent
     starts, ends = page.node_start, page.node_end
-    has_heading = [False] * len(tags)
+    holders: set[int] = set()  # nodes with a heading inside
+    for index in [index for index, tag in enumerate(tags) if tag in HEADING_TAGS]:
+        node = parents[index]
+        while node >= 0 and node not in holders:
+            holders.add(node)
+            node = parents[node]
     groups: dict[tuple[int, str, str], list[int]] = {}
-    for index in range(len(tags) - 1, -1, -1):  # children before parents
-        tag, parent = tags[index], parents[index]
-        if tag in HEADING_TAGS or has_heading[index]:
-            if parent >= 0:
-                has_heading[parent] = True
-            if (
-                has_heading[index]
-                and classes[index]
-                and positive_prefix[ends[index]] - positive_prefix[starts[index]]
-                <= TEASER_CARD_MAX_SCORE
-            ):
-                groups.setdefault((parent, tag, classes[index]), []).append(index)
+    for index in holders:
+        if (
+            classes[index]
+            and positive_prefix[ends[index]] - positive_prefix[starts[index]]
+            <= TEASER_CARD_MAX_SCORE
+        ):
+            groups.setdefault((parents[index], tags[index], classes[index]), []).append(index)
     cards: set[int] = set()
     for members in groups.values():
         if len(members) >= TEASER_CARDS_MIN:
@@ -272,36 +297,51 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     best_start = [0] * count
     best_end = [0] * count
 
-    def feed(node: int, start: int, end: int, value: float) -> None:
-        if run_total[node] <= 0:
-            run_start[node] = start
-            run_total[node] = value
-        else:
-            run_total[node] += value
-        if run_total[node] > best_total[node]:
-            best_total[node] = run_total[node]
-            best_start[node] = run_start[node]
-            best_end[node] = end
-
+    # Kadane's step, written out twice below (this loop sees every block and node):
+    # extend the node's current run by one child, or restart it there; keep the best run.
     node = 0
     for block in range(len(scores)):
         while node < count and starts[node] == block:
             end, parent = ends[node], parents[node]
-            if end > block and parent >= 0:
-                feed(parent, block, end, prefix[end] - prefix[block])
             node += 1
+            if parent < 0 or end == block:
+                continue
+            value = prefix[end] - prefix[block]
+            running = run_total[parent]
+            if running <= 0:
+                run_start[parent] = block
+                running = value
+            else:
+                running += value
+            run_total[parent] = running
+            if running > best_total[parent]:
+                best_total[parent] = running
+                best_start[parent] = run_start[parent]
+                best_end[parent] = end
         owner = owners[block]
         if owner >= 0:
-            feed(owner, block, block + 1, scores[block])
+            value = scores[block]
+            running = run_total[owner]
+            if running <= 0:
+                run_start[owner] = block
+                running = value
+            else:
+                running += value
+            run_total[owner] = running
+            if running > best_total[owner]:
+                best_total[owner] = running
+                best_start[owner] = run_start[owner]
+                best_end[owner] = block + 1
 
     best, best_key = -1, (0.0, 0)
-    for index, (value, own_hint, depth) in enumerate(
-        zip(best_total, page.node_own_hint, page.node_depth, strict=True)
-    ):
-        if value > 0:
-            key = (value * POSITIVE_NODE_BONUS if own_hint == POSITIVE else value, depth)
-            if key > best_key:
-                best, best_key = index, key
+    own_hints, depths = page.node_own_hint, page.node_depth
+    for index in [index for index, value in enumerate(best_total) if value > 0]:
+        value = best_total[index]
+        if own_hints[index] == POSITIVE:
+            value *= POSITIVE_NODE_BONUS
+        key = (value, depths[index])
+        if key > best_key:
+            best, best_key = index, key
     if best < 0:
         return -1, 0, 0
     start, end = best_start[best], best_end[best]

@@ -19,7 +19,16 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["decode_html", "is_utf8_page", "normalize_encoding", "sniff_declared_encoding"]
+__all__ = [
+    "NOT_UTF8",
+    "UTF8",
+    "UTF8_IF_VALID",
+    "decode_html",
+    "is_utf8_page",
+    "normalize_encoding",
+    "sniff_declared_encoding",
+    "utf8_expectation",
+]
 
 SNIFF_BYTES = 16 * 1024
 GUESS_BYTES = 32 * 1024
@@ -200,25 +209,45 @@ def _decode(body: bytes, encoding: str | None) -> str:
     return body.decode(_guess_legacy(body), "replace")
 
 
-def is_utf8_page(body: bytes, encoding: str | None = None) -> bool:
-    """True when :func:`decode_html` would decode ``body`` as UTF-8 without any replacement.
+UTF8 = "utf-8"  # utf8_expectation: the bytes are UTF-8 as they are
+UTF8_IF_VALID = "utf-8 if valid"  # UTF-8 unless they turn out not to be valid UTF-8
+NOT_UTF8 = "not utf-8"  # decode_html would decode them otherwise (or strip a BOM)
+
+
+def utf8_expectation(body: bytes, encoding: str | None = None) -> str:
+    """Whether :func:`decode_html` decodes ``body`` as plain UTF-8: UTF8, NOT_UTF8 or
+    UTF8_IF_VALID (no label against it; only a full validity check can tell, which a caller
+    can leave to its parser: libxml2 reports invalid UTF-8 as it reads).
 
     Lets the parser take the bytes as they are (no decode and re-encode) on most pages.
     """
     try:
-        if body.startswith(codecs.BOM_UTF8):
-            return False  # decode_html strips the BOM; let it
         if _bom_encoding(body) is not None:
-            return False
+            return NOT_UTF8  # decode_html strips the BOM (or decodes UTF-16/32); let it
         declared = normalize_encoding(encoding) or sniff_declared_encoding(body)
-        if declared is not None and declared != "utf-8" and (
-            declared in _UNICODE_CODECS or body.isascii()
-        ):
-            return body.isascii() and declared not in _UNICODE_CODECS
+        if declared is not None and declared != "utf-8" and declared in _UNICODE_CODECS:
+            return NOT_UTF8
+        if body.isascii():
+            return UTF8
+        if declared is None or declared == "utf-8":
+            return UTF8_IF_VALID
+        # A legacy label: usually true, so check here, where a wrong guess fails fast.
         body.decode("utf-8")
-        return True
-    except (UnicodeDecodeError, TypeError, ValueError):
+        return UTF8
+    except (UnicodeDecodeError, TypeError, ValueError, AttributeError):
+        return NOT_UTF8
+
+
+def is_utf8_page(body: bytes, encoding: str | None = None) -> bool:
+    """True when :func:`decode_html` would decode ``body`` as UTF-8 without any replacement."""
+    expectation = utf8_expectation(body, encoding)
+    if expectation != UTF8_IF_VALID:
+        return expectation == UTF8
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
         return False
+    return True
 
 
 def _mostly_utf8(body: bytes) -> bool:

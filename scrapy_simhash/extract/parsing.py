@@ -7,7 +7,7 @@ import threading
 
 from lxml import etree
 
-from .decoding import decode_html, is_utf8_page
+from .decoding import NOT_UTF8, UTF8_IF_VALID, decode_html, utf8_expectation
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
@@ -20,7 +20,12 @@ def _parser() -> etree.HTMLParser:
     parser = getattr(_local, "parser", None)
     if parser is None:
         parser = etree.HTMLParser(
-            encoding="utf-8", remove_comments=True, remove_pis=True, default_doctype=False
+            encoding="utf-8",
+            remove_comments=True,
+            remove_pis=True,
+            default_doctype=False,
+            collect_ids=False,  # no id -> element table: nothing here looks elements up by id
+            no_network=True,
         )
         _local.parser = parser
     return parser
@@ -64,13 +69,46 @@ def strip_tags(text: str) -> str:
     return " ".join(_TAG_RE.sub(" ", text).split())
 
 
-def _utf8_payload(source: str | bytes, encoding: str | None, max_bytes: int) -> bytes:
-    """UTF-8 bytes for libxml2. Bytes that already are clean UTF-8 skip a decode/encode trip."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        body = bytes(source[:max_bytes])
-        if b"\x00" not in body and is_utf8_page(body, encoding):
-            return body
+def _payload(body: bytes, encoding: str | None) -> tuple[bytes, bool]:
+    """UTF-8 bytes for libxml2 and whether their validity is still to be confirmed.
+
+    Bytes that already are UTF-8 go as they are (no decode and re-encode trip); when no label
+    speaks against UTF-8 their validity is left to libxml2, which reports invalid bytes while
+    it parses (see :func:`_invalid_utf8`), instead of a full decode here.
+    """
+    if b"\x00" not in body:
+        expectation = utf8_expectation(body, encoding)
+        if expectation != NOT_UTF8:
+            return body, expectation == UTF8_IF_VALID
+    return _encoded(body, encoding), False
+
+
+def _encoded(source: str | bytes, encoding: str | None, max_bytes: int | None = None) -> bytes:
+    """The page decoded (see to_text) and encoded back to UTF-8 for libxml2."""
+    if max_bytes is None:
+        max_bytes = len(source)
     return to_text(source, encoding, max_bytes).encode("utf-8", "replace")
+
+
+# libxml2 stops reporting errors after this many in one document (XML_MAX_ERRORS).
+_LIBXML2_ERROR_CAP = 100
+
+
+def _invalid_utf8(parser: etree.HTMLParser, data: bytes) -> bool:
+    """True when the parse just done read ``data`` as UTF-8 and found it was not."""
+    log = parser.error_log
+    if any(entry.type == _INVALID_ENCODING for entry in log):
+        return True
+    if len(log) < _LIBXML2_ERROR_CAP:
+        return False
+    try:  # the log is full: an encoding error may have gone unreported
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+_INVALID_ENCODING = etree.ErrorTypes.ERR_INVALID_ENCODING
 
 
 def parse_html(
@@ -78,13 +116,20 @@ def parse_html(
 ):
     """An lxml root element for the page (plain ``etree`` elements), or None."""
     try:
-        if isinstance(source, (bytes, bytearray, memoryview)) and looks_binary(bytes(source)):
-            return None
-        data = _utf8_payload(source, encoding, max_bytes)
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            body = bytes(source[:max_bytes])
+            if looks_binary(body):
+                return None
+            data, unverified = _payload(body, encoding)
+        else:
+            data, unverified = _encoded(source, encoding, max_bytes), False
         if not data or data.isspace():
             return None
         parser = _parser()
         root = etree.fromstring(data, parser)
+        if unverified and _invalid_utf8(parser, data):  # a page in a legacy charset, unlabelled
+            data = _encoded(body, encoding)
+            root = etree.fromstring(data, parser)
         if _depth_exceeded(parser):
             return _flat_document(data.decode("utf-8", "replace"))
         return root

@@ -51,6 +51,8 @@ _INLINE, _BLOCK, _SKIP, _LINK, _BREAK = 0, 1, 2, 3, 4
 _KIND = {tag: _BLOCK for tag in BLOCK_TAGS}
 _KIND.update({tag: _SKIP for tag in SKIPPED_TAGS})
 _KIND.update({"a": _LINK, "br": _BREAK})
+# Comments, processing instructions and entity references have these factories as their tag.
+_KIND.update({etree.Comment: _SKIP, etree.PI: _SKIP, etree.Entity: _SKIP})
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
@@ -61,10 +63,11 @@ class Segmented:
 
     Block ``i``: ``block_text[i]`` (raw, with LINE_BREAK for ``<br>``), ``block_link_chars[i]``
     (non-space characters inside ``<a>``) and ``block_owner[i]`` (index of the node whose own
-    text it is). Node ``j`` (a block-level element): ``node_tag[j]``, ``node_own_hint[j]``
-    (its class/id/tag hint),
-    ``node_parent[j]`` (-1 for the root), ``node_depth[j]``, and its blocks are
-    ``node_start[j]:node_end[j]``. Nodes are in document (pre-)order.
+    text it is). Node ``j`` (a block-level element with some text in it; empty ones are left
+    out): ``node_tag[j]``, ``node_own_hint[j]`` (its class/id/tag hint), ``node_class[j]``,
+    ``node_parent[j]`` (-1 for the root), ``node_depth[j]``; its blocks are
+    ``node_start[j]:node_end[j]`` and its descendants are the nodes ``j + 1:node_last[j]``.
+    Nodes are in document (pre-)order.
     """
 
     block_text: list[str] = field(default_factory=list)
@@ -77,6 +80,7 @@ class Segmented:
     node_depth: list[int] = field(default_factory=list)
     node_start: list[int] = field(default_factory=list)
     node_end: list[int] = field(default_factory=list)
+    node_last: list[int] = field(default_factory=list)
     title: str = ""
     meta_title: str = ""
 
@@ -97,6 +101,10 @@ def _read_head(head, result: Segmented) -> None:
 MAX_BLOCKS = 50_000
 
 
+class _Enough(Exception):
+    """Raised inside the walk when MAX_BLOCKS blocks have been read."""
+
+
 def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) -> Segmented:
     """Walk ``root`` once and return its visible text blocks and block-level nodes.
 
@@ -106,17 +114,22 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
     block_text = result.block_text
     block_link_chars = result.block_link_chars
     block_owner = result.block_owner
-    node_rows: list[tuple] = []  # (tag, own hint, class, parent, depth, start); transposed below
+    # Node columns, filled in the walk; hints are read after it, for the nodes kept.
+    node_element: list = []
+    node_tag = result.node_tag
+    node_parent = result.node_parent
+    node_depth = result.node_depth
+    node_start = result.node_start
     node_end = result.node_end
+    node_last = result.node_last
     kinds = _KIND
     hidden_style = _HIDDEN_STYLE.search
-    hint_cache = HINT_CACHE
 
     pieces: list[str] = []
     link_chars = 0
     link_depth = 0
     owner = -1  # the innermost open block-level node
-    # Open block and link elements: (element, kind, owner before it).
+    # Open block and link elements: (element, owner before it), None for a link.
     opened: list[tuple] = []
     top = None  # opened[-1][0], kept apart for a cheap identity test on "end"
     skipped = None
@@ -129,84 +142,87 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
             block_text.append(text)
             block_link_chars.append(link_chars)
             block_owner.append(owner)
+            if len(block_text) >= max_blocks:
+                raise _Enough
         link_chars = 0
 
     walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    for event, element in walker:
-        if len(block_text) >= max_blocks:
-            break
-        if event == "start":
-            tag = element.tag
-            kind = kinds.get(tag, _INLINE)
-            if kind == _SKIP or tag.__class__ is not str:
-                if tag == "head":
-                    _read_head(element, result)
-                walker.skip_subtree()
-                skipped = element
-                continue
-            style = element.get("style")
-            if not keep_hidden and (
-                (style and hidden_style(style))
-                or (kind == _BLOCK and element.get("hidden") is not None)
-            ):
-                walker.skip_subtree()
-                skipped = element
-                continue
-            if kind == _BLOCK:
-                if pieces:
-                    flush()
-                element_hint = NEUTRAL
-                class_and_id = element.get("class")
-                if tag not in UNHINTED_TAGS:
-                    identifier = element.get("id")
-                    # Ids with 3+ separators are slugs of headings ("sharing-with-a-friend").
-                    if identifier and identifier.count("-") + identifier.count("_") < 3:
-                        class_and_id = (
-                            f"{class_and_id} {identifier}" if class_and_id else identifier
-                        )
-                    if class_and_id:
-                        element_hint = hint_cache.get(class_and_id)
-                        if element_hint is None:
-                            element_hint = attribute_hint(class_and_id)
-                    if not element_hint and tag in TAG_HINTS:
-                        element_hint = TAG_HINTS[tag]
-                opened.append((element, kind, owner))
-                top = element
-                node_rows.append(
-                    (tag, element_hint, class_and_id or "", owner, len(opened), len(block_text))
-                )
-                owner = len(node_end)
-                node_end.append(-1)
-            elif kind == _LINK:
-                href = element.get("href")
-                if href and not href.startswith("javascript:"):
-                    opened.append((element, kind, owner))
-                    top = element
-                    link_depth += 1
-            elif kind == _BREAK:
-                pieces.append(LINE_BREAK)
-            text = element.text
-            if text:
-                if not text.isspace():
-                    pieces.append(text)
-                    if link_depth:
-                        link_chars += len(text.strip())
-                elif pieces:  # keeps words apart; leading blank text is dropped
-                    pieces.append(" ")
-        elif event == "end":
-            if element is skipped:
-                skipped = None
-            elif element is top:
-                _, kind, owner_before = opened.pop()
-                top = opened[-1][0] if opened else None
+    try:
+        for event, element in walker:
+            if event == "start":
+                tag = element.tag
+                kind = kinds.get(tag, _INLINE)
+                if kind == _SKIP:  # (entity references among them)
+                    if tag == "head":
+                        _read_head(element, result)
+                    walker.skip_subtree()
+                    skipped = element
+                    continue
+                if not keep_hidden:
+                    style = element.get("style")
+                    if style and hidden_style(style):
+                        walker.skip_subtree()
+                        skipped = element
+                        continue
                 if kind == _BLOCK:
+                    if not keep_hidden and element.get("hidden") is not None:
+                        walker.skip_subtree()
+                        skipped = element
+                        continue
                     if pieces:
                         flush()
-                    node_end[owner] = len(block_text)
-                    owner = owner_before
+                    opened.append((element, owner))
+                    top = element
+                    node_element.append(element)
+                    node_tag.append(tag)
+                    node_parent.append(owner)
+                    node_depth.append(len(opened))
+                    owner = len(node_start)
+                    node_start.append(len(block_text))
                 elif kind == _LINK:
-                    link_depth -= 1
-            tail = element.tail
+                    href = element.get("href")
+                    if href and not href.startswith("javascript:"):
+                        opened.append((element, None))
+                        top = element
+                        link_depth += 1
+                elif kind == _BREAK:
+                    pieces.append(LINE_BREAK)
+                text = element.text
+                if text:
+                    if not text.isspace():
+                        pieces.append(text)
+                        if link_depth:
+                            link_chars += len(text.strip())
+                    elif pieces:  # keeps words apart; leading blank text is dropped
+                        pieces.append(" ")
+                continue
+            if event == "end":
+                if element is top:
+                    owner_before = opened.pop()[1]
+                    top = opened[-1][0] if opened else None
+                    if owner_before is None:
+                        link_depth -= 1
+                    else:
+                        if pieces:
+                            flush()
+                        if node_start[owner] == len(block_text):
+                            # No text inside: drop the node (its descendants are empty too).
+                            del node_element[owner:], node_tag[owner:], node_parent[owner:]
+                            del node_depth[owner:], node_start[owner:]
+                        else:
+                            while len(node_end) < owner:  # descendants closed before it
+                                node_end.append(-1)
+                                node_last.append(-1)
+                            if len(node_end) == owner:
+                                node_end.append(len(block_text))
+                                node_last.append(len(node_tag))
+                            else:
+                                node_end[owner] = len(block_text)
+                                node_last[owner] = len(node_tag)
+                        owner = owner_before
+                elif element is skipped:
+                    skipped = None
+            tail = element.tail  # an element's, a comment's or a processing instruction's
             if tail:
                 if not tail.isspace():
                     pieces.append(tail)
@@ -214,28 +230,48 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
                         link_chars += len(tail.strip())
                 elif pieces:
                     pieces.append(" ")
-        else:  # a comment or processing instruction: only its tail is text
-            tail = element.tail
-            if tail:
-                if not tail.isspace():
-                    pieces.append(tail)
-                    if link_depth:
-                        link_chars += len(tail.strip())
-                elif pieces:
-                    pieces.append(" ")
-    if pieces:
-        flush()
-    end = len(block_text)
-    for index, value in enumerate(node_end):
-        if value < 0:
-            node_end[index] = end
-    if node_rows:
-        (
-            result.node_tag,
-            result.node_own_hint,
-            result.node_class,
-            result.node_parent,
-            result.node_depth,
-            result.node_start,
-        ) = (list(column) for column in zip(*node_rows, strict=True))
+        if pieces:
+            flush()
+    except _Enough:
+        pass
+    _close_nodes(result, owner)
+    _read_hints(result, node_element)
     return result
+
+
+def _close_nodes(result: Segmented, owner: int) -> None:
+    """End the nodes the walk left open (it stopped early) at the last block."""
+    end, last = len(result.block_text), len(result.node_tag)
+    node_end, node_last = result.node_end, result.node_last
+    missing = last - len(node_end)
+    if missing > 0:
+        node_end.extend([-1] * missing)
+        node_last.extend([-1] * missing)
+    parents = result.node_parent
+    while owner >= 0:
+        node_end[owner] = end
+        node_last[owner] = last
+        owner = parents[owner]
+
+
+def _read_hints(result: Segmented, elements: list) -> None:
+    """Each node's class/id string and the hint it gives (see hints.attribute_hint)."""
+    hint_cache = HINT_CACHE
+    hints = result.node_own_hint
+    classes = result.node_class
+    for element, tag in zip(elements, result.node_tag, strict=True):
+        element_hint = NEUTRAL
+        class_and_id = element.get("class")
+        if tag not in UNHINTED_TAGS:
+            identifier = element.get("id")
+            # Ids with 3+ separators are slugs of headings ("sharing-with-a-friend").
+            if identifier and identifier.count("-") + identifier.count("_") < 3:
+                class_and_id = f"{class_and_id} {identifier}" if class_and_id else identifier
+            if class_and_id:
+                element_hint = hint_cache.get(class_and_id)
+                if element_hint is None:
+                    element_hint = attribute_hint(class_and_id)
+            if not element_hint and tag in TAG_HINTS:
+                element_hint = TAG_HINTS[tag]
+        hints.append(element_hint)
+        classes.append(class_and_id or "")
