@@ -152,8 +152,8 @@ class Fingerprinter:
         """Main text of an already-parsed lxml root (``response.selector.root``); not modified."""
         from scrapy_simhash import extract
 
-        if self.extractor_name == "builtin":
-            return extract.extract_main_text_from_tree(root)
+        if self.extractor_name == "builtin":  # as the builtin extractor: all posts of a list
+            return extract.extract_main_text_from_tree(root, first_entry_only=False)
         if self.extractor_name == "wholepage":
             return extract.visible_text_from_tree(root)
         import lxml.html

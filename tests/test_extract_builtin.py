@@ -112,3 +112,132 @@ def test_author_bio_and_photo_caption_are_left_out():
 )
 def test_attribute_hints_for_bios_and_media(class_and_id, hint):
     assert attribute_hint(class_and_id) == hint
+
+
+# Data tables: short unlinked cells are data, not chrome, so a long table between two sections
+# of an article does not split it.
+
+
+def _data_table(rows: int) -> str:
+    cells = "".join(
+        f"<tr><td>{1990 + row}</td><td>{row * 7}</td><td>Bay {row}</td></tr>" for row in range(rows)
+    )
+    return f"<table><tr><th>Year</th><th>Swimmers</th><th>Pool</th></tr>{cells}</table>"
+
+
+def test_a_long_data_table_does_not_split_the_article():
+    after_table = (
+        "After the table, the report turns to the costs, which the council will share with "
+        "the harbour trust over the next five years, as agreed in the spring."
+    )
+    story = _page(inside="").replace(
+        "</div>", f"{_data_table(30)}<p>{after_table}</p></div>", 1
+    )
+    text = extract_main_text(story)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert after_table in text and "Bay 29" in text
+
+
+def test_tiny_table_cells_score_zero_unless_linked_or_outside_tables():
+    page = segment(
+        parse_html(
+            "<html><body><table><tr><td>1995</td><td><a href='/home'>Home</a></td></tr></table>"
+            "<div>Label</div></body></html>"
+        )
+    )
+    scores = dict(zip(page.block_text, base_scores(page), strict=True))
+    assert scores["1995"] == 0.0
+    assert scores["Home"] < 0 and scores["Label"] < 0
+
+
+# A list of dated posts (a blog's front page, a forum thread): the first post is the content.
+
+POSTS = [
+    (
+        "A walk to the lighthouse",
+        "2023-01-16 10:02",
+        "We left the village before dawn and followed the cliff path north, stopping only "
+        "to watch the gannets dive into the grey water below the headland.",
+    ),
+    (
+        "Bread, at last",
+        "2023-01-12 18:40",
+        "After three failed attempts the sourdough finally rose, thanks to a warmer kitchen "
+        "and a starter that had been fed twice a day for a whole week.",
+    ),
+    (
+        "Notes from the allotment",
+        "2023-01-09 08:15",
+        "The leeks survived the frost, the broad beans did not, and the shed roof will need "
+        "new felt before the storms that are forecast for the end of the month.",
+    ),
+]
+
+
+def _blog_front_page(posts=POSTS) -> str:
+    entries = "".join(
+        f"<div class='entry'><h2>{title}</h2><p>{text}</p><p>{text.upper()}</p>"
+        f"<div class='meta'>Posted {date} by Ann | 3 comments</div></div>"
+        for title, date, text in posts
+    )
+    return (
+        "<html><head><title>Ann's notebook</title></head><body><h1>Ann's notebook</h1>"
+        f"<div class='posts'>{entries}</div><footer>About this blog</footer></body></html>"
+    )
+
+
+def test_a_blog_front_page_gives_its_newest_post():
+    text = extract_main_text(_blog_front_page(), include_title=False)
+    assert POSTS[0][2] in text
+    assert POSTS[1][2] not in text and POSTS[2][2] not in text
+
+
+def test_fingerprints_see_the_whole_list_of_posts():
+    """A blog's front page must not make its newest post's own page a near-duplicate."""
+    from scrapy_simhash.extract import extract_main_text_from_tree, get_extractor
+
+    page = _blog_front_page()
+    for text in (extract_main_text(page, first_entry_only=False),
+                 get_extractor("builtin")(page, None, None),
+                 extract_main_text_from_tree(parse_html(page), first_entry_only=False)):
+        assert all(body in text for _, _, body in POSTS)
+
+
+def test_a_forum_thread_gives_its_opening_post():
+    opening = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。" * 3
+    replies = [
+        "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
+        "赞同楼主的看法，传闻不能当真，还是要看事实和证据，否则只会让误会越来越深，谁也说服不了谁。",
+    ]
+    posts = "".join(
+        f"<table><tr><td>回复</td></tr><tr><td><p>{text}</p><p>------</p>"
+        f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by user{index} 〓</p></td></tr></table>"
+        for index, text in enumerate([opening, *replies])
+    )
+    text = extract_main_text(f"<html><body>{posts}</body></html>", include_title=False)
+    assert opening in text
+    assert all(reply not in text for reply in replies)
+
+
+def test_two_dated_posts_are_not_a_list():
+    text = extract_main_text(_blog_front_page(POSTS[:2]), include_title=False)
+    assert POSTS[0][2] in text and POSTS[1][2] in text
+
+
+def test_sections_without_their_own_dates_stay_one_article():
+    sections = "".join(
+        f"<div class='section'><h2>{title}</h2><p>{text}</p><p>{text.upper()}</p></div>"
+        for title, _, text in POSTS
+    )
+    page = f"<html><body><p>Posted 2023-01-16 by Ann</p>{sections}</body></html>"
+    text = extract_main_text(page, include_title=False)
+    assert all(post[2] in text for post in POSTS)
+
+
+def test_dated_sentences_are_not_post_dates():
+    paragraphs = "".join(
+        f"<div><p>On 2023-01-{10 + index} the council met.</p><p>{text}</p></div>"
+        for index, (_, _, text) in enumerate(POSTS)
+    )
+    text = extract_main_text(f"<html><body>{paragraphs}</body></html>", include_title=False)
+    assert all(post[2] in text for post in POSTS)

@@ -31,17 +31,22 @@ __all__ = [
 
 
 def extract_main_text_from_tree(
-    root, *, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS
+    root,
+    *,
+    include_title: bool = True,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    first_entry_only: bool = True,
 ) -> str:
     """Headline and body text of an already parsed lxml.html page; the tree is not modified.
 
     Paragraphs are separated by ``"\\n"``. Returns ``""`` when nothing usable is found; never
-    raises.
+    raises. On a list of dated posts (a blog's front page, a forum thread) the main text is the
+    first post; ``first_entry_only=False`` keeps them all (the fingerprints' choice).
     """
     if root is None:
         return ""
     try:
-        return article_from_tree(root).text(include_title, max_chars)
+        return article_from_tree(root, first_entry_only).text(include_title, max_chars)
     except Exception:  # defensive: one odd page must never stop a crawl
         return ""
 
@@ -54,15 +59,20 @@ def extract_main_text(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_chars: int = DEFAULT_MAX_CHARS,
     include_title: bool = True,
+    first_entry_only: bool = True,
 ) -> str:
     """Headline and body text of an HTML page (bytes are decoded, see :func:`decode_html`).
 
     ``encoding`` is the HTTP header's charset, if any; ``url`` is accepted for extractors that
     use it (the built-in one does not). At most ``max_bytes`` are parsed and at most
     ``max_chars`` returned. Deterministic; never raises; ``""`` when nothing usable is found.
+    On a list of dated posts the main text is the first post, unless ``first_entry_only`` is
+    False (see :func:`extract_main_text_from_tree`).
     """
     try:
         root = parse_html(html, encoding, max_bytes)
     except Exception:
         return ""
-    return extract_main_text_from_tree(root, include_title=include_title, max_chars=max_chars)
+    return extract_main_text_from_tree(
+        root, include_title=include_title, max_chars=max_chars, first_entry_only=first_entry_only
+    )

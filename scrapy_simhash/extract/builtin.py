@@ -9,8 +9,12 @@ whole subtrees) of one node with the largest total, found for all nodes in one p
 sums (no second walk over the tree). Inside it, link lists, hinted chrome, page furniture
 (bylines, datelines, legal lines) and a heading that repeats the headline are left out. Three or
 more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
-stories") and count as chrome. A page without prose (a product page, a form) falls back to
-its plain text minus link lists and chrome, so that it still has something to fingerprint.
+stories") and count as chrome. Short unlinked table cells (a year, a figure) are data, not
+labels: they score zero, so a long table between two sections does not split an article. When
+the run is a list of three or more sibling posts of one kind, each with its own text and dated
+line (a blog's front page, a forum thread), only the first post is kept. A page without prose (a
+product page, a form) falls back to its plain text minus link lists and chrome, so that it
+still has something to fingerprint.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ _BYLINE_DATE_RE = re.compile(  # both forms hold a year starting "19" or "20"
     re.IGNORECASE,
 )
 _SENTENCE_ENDS = ("。", "！", "？")  # a dated Chinese sentence is no byline
+_FULL_STOPS = (".", "!", "?", *_SENTENCE_ENDS)
 _TITLE_SPLIT_RE = re.compile(r"\s+[-|–—:·»]\s+|\s*[|｜_]\s*|\s+-{2,}\s+")
 
 CJK_CHAR_WEIGHT = 0.6  # one Chinese character carries about 0.6 of a word
@@ -71,6 +76,9 @@ BYLINE_MAX_UNITS = 20
 TEASER_CARDS_MIN = 3  # sibling cards with a heading and a line of text: a "more stories" grid
 TEASER_CARD_MAX_SCORE = 25.0
 MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain text
+ENTRY_MIN = 3  # dated sibling posts that make a list of posts (a blog's front page, a thread)
+ENTRY_MIN_SHARE = 0.5
+DATED_LINE_MAX_UNITS = 40
 
 
 @dataclass
@@ -123,6 +131,18 @@ def _is_legal(text: str) -> bool:
     return False
 
 
+def in_tables(page: Segmented) -> list[bool]:
+    """For each node: whether it is a table or inside one."""
+    inside = [False] * len(page.node_tag)
+    lasts = page.node_last
+    done = 0
+    for index in [index for index, tag in enumerate(page.node_tag) if tag == "table"]:
+        if index >= done:  # not inside a table already marked
+            done = lasts[index]
+            inside[index:done] = [True] * (done - index)
+    return inside
+
+
 def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[float]:
     """Every block's score before hints: positive for article-like text, negative for link
     lists, short labels and legal lines; headings score 0 unless linked (teaser titles).
@@ -135,6 +155,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
         boilerplate = set()
     drop = boilerplate.add
     heading_owner = [tag in HEADING_TAGS for tag in page.node_tag]
+    in_table = in_tables(page)
     punctuation_of = _punctuation
     legal = _is_legal
     scores = []
@@ -149,7 +170,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
             continue
         if units < TINY_UNITS:  # most blocks: a label, a menu item, a date; no regex needed
-            append(-1.0 if units else 0.0)
+            append(-1.0 if units and (link_chars or owner < 0 or not in_table[owner]) else 0.0)
             continue
         link_density = 0.0
         if link_chars:
@@ -352,6 +373,54 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     return best, start, end
 
 
+def _is_dated_line(text: str) -> bool:
+    """A short line with a date that is not a sentence: "Posted 2005-03-21 01:20 by Ann"."""
+    if not ("19" in text or "20" in text) or _BYLINE_DATE_RE.search(text) is None:
+        return False
+    return text_units(text) < DATED_LINE_MAX_UNITS and not text.rstrip().endswith(_FULL_STOPS)
+
+
+def first_entry_end(page: Segmented, scores: list[float], best: int, start: int, end: int) -> int:
+    """Where the first post ends when the run is a list of dated posts, else ``end``.
+
+    A blog's front page or a forum thread is a run of sibling entries of one tag and class,
+    each with its own text and a dated line ("posted 2005-03-21 by ..."); the page's main
+    content is its first post. ENTRY_MIN or more such siblings among the run's children, with
+    at least ENTRY_MIN_SHARE of its text, make a list; one article has one dateline.
+    """
+    if best < 0:
+        return end
+    starts, ends, lasts = page.node_start, page.node_end, page.node_last
+    tags, classes, texts = page.node_tag, page.node_class, page.block_text
+    groups: dict[tuple[str, str], list[int]] = {}
+    child, last = best + 1, lasts[best]
+    while child < last and starts[child] < end:
+        if ends[child] > start and ends[child] - starts[child] >= 2:
+            groups.setdefault((tags[child], classes[child]), []).append(child)
+        child = lasts[child]
+    mass = sum(score for score in scores[start:end] if score > 0)
+    for members in groups.values():
+        if len(members) < ENTRY_MIN:
+            continue
+        entries = []
+        for member in members:
+            member_mass = sum(score for score in scores[starts[member] : ends[member]] if score > 0)
+            if member_mass >= MIN_ARTICLE_SCORE and any(
+                _is_dated_line(text) for text in texts[starts[member] : ends[member]]
+            ):
+                entries.append((member, member_mass))
+        if (
+            len(entries) < ENTRY_MIN
+            or sum(member_mass for _, member_mass in entries) < ENTRY_MIN_SHARE * mass
+        ):
+            continue
+        cut = min(end, ends[entries[0][0]])
+        while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
+            cut -= 1
+        return cut if sum(scores[start:cut]) >= MIN_ARTICLE_SCORE else end
+    return end
+
+
 def _normalize(text: str) -> str:
     return " ".join(text.split())
 
@@ -395,13 +464,20 @@ def _lines(text: str) -> list[str]:
     return [line for line in (_normalize(part) for part in text.split(LINE_BREAK)) if line]
 
 
-def article_from_segments(page: Segmented) -> Article:
-    """Headline and main-content paragraphs of an already segmented page."""
+def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Article:
+    """Headline and main-content paragraphs of an already segmented page.
+
+    On a list of dated posts (a blog's front page, a forum thread) the main content is the
+    first post; ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a
+    blog's front page is not a near-duplicate of its newest post's own page).
+    """
     boilerplate: set[int] = set()
     scores = base_scores(page, boilerplate)
     hints = node_hints(page, scores)
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
+    if first_entry_only:
+        end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
     if best < 0 or sum(scores[start:end]) < MIN_ARTICLE_SCORE:
         # No prose worth the name (a product page, a form, a tiny page): keep the page's
@@ -427,9 +503,9 @@ def article_from_segments(page: Segmented) -> Article:
     return Article(title, paragraphs)
 
 
-def article_from_tree(root) -> Article:
+def article_from_tree(root, first_entry_only: bool = True) -> Article:
     """Headline and main-content paragraphs of a parsed page (the tree is not changed)."""
-    return article_from_segments(segment(root))
+    return article_from_segments(segment(root), first_entry_only)
 
 
 def visible_text_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> str:

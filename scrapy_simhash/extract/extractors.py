@@ -20,10 +20,12 @@ EXTRAS_HINT = "pip install scrapy-simhash[extractors]"
 def builtin_extractor(
     html: str | bytes, encoding: str | None = None, url: str | None = None
 ) -> str:
-    """The built-in main-text extractor (headline + body)."""
+    """The built-in main-text extractor (headline + body), as fingerprints use it: a list of
+    dated posts counts as the whole list, not as its first post (a blog's front page must not
+    make its newest post's own page a near-duplicate)."""
     from . import extract_main_text
 
-    return extract_main_text(html, encoding, url)
+    return extract_main_text(html, encoding, url, first_entry_only=False)
 
 
 def wholepage_extractor(
