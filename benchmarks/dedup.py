@@ -7,10 +7,11 @@ pool, so base records are distinct; ``--dup-rate`` of the records are planted co
 earlier record with about ``--edit-rate`` of their words (characters for Chinese) substituted,
 deleted or inserted. Two base records never share more than one paragraph. Each method runs in
 its own subprocess (peak RSS: the kernel's VmHWM of that process; with ``--jobs 2`` the worker
-processes, which hold only the fingerprinter, are not counted) and reads the same file:
+process, which holds only the fingerprinter, is not counted) and reads the same file:
 
 - ours: the CLI's engine in-process (``cli.main(["dedup", ...])``, output files written),
-  library defaults, ``--jobs 1`` and ``--jobs 2``;
+  library defaults, ``--jobs 1`` and ``--jobs 2`` (one fingerprinting worker beside the process
+  that reads, queries the index and writes);
 - simhash 2.1.2: ``Simhash(text)`` + ``SimhashIndex(k=3)`` ``get_near_dups``/``add`` loop
   (its bit array is widened to int64, one line, because numpy 2 overflows its uint8 times a
   feature weight above 255: the same workaround as benchmarks/fingerprint.py);
@@ -22,8 +23,8 @@ to its cluster. Figures are medians over ``--repeats`` runs (methods take turns)
 
     python benchmarks/dedup.py [--records 100000] [--repeats 1] [--methods ours,simhash]
 
-The default (100,000 records, one run of each method) takes about four minutes here;
-``--repeats 3`` gives medians in about eleven.
+The default (100,000 records, one run of each method) takes about two and a half minutes
+here, almost all of it the two peers; ``--repeats 3`` gives medians in about seven.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from scrapy_simhash.records import (
 
 PROG = "scrapy-simhash"
 DEFAULT_CHUNK = 512
+_PAIR_BLOCK = 1 << 18  # distances computed at once when comparing a chunk's records pairwise
 _MAX_WARNINGS = 20
 
 
@@ -86,7 +87,16 @@ def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
 
 
 def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
-    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``)."""
+    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``).
+
+    SimHash signs the whole batch at once (:meth:`Fingerprinter.fingerprint_many`, the same
+    bits as one by one); other detectors sign record by record.
+    """
+    if detector.name == "simhash":
+        fingerprinter = detector.fingerprinter
+        if kind == "html":
+            items = [fingerprinter.extract(html, None, url) for html, url in items]
+        return fingerprinter.fingerprint_many(items)
     if kind == "html":
         return [detector.signature_html(html, None, url) for html, url in items]
     return [detector.signature(text) for text in items]
@@ -157,10 +167,7 @@ class ClusterKeeper:
                 None if sig is None else self.index.check_and_add(key, sig)
                 for key, sig in zip(keys, signatures, strict=True)
             ]
-        import numpy as np
-
         from scrapy_simhash.index import Match
-        from scrapy_simhash.index.memory import popcount, split_words
 
         results: list[Any] = [None] * len(keys)
         positions = [i for i, sig in enumerate(signatures) if sig is not None]
@@ -168,30 +175,55 @@ class ClusterKeeper:
             return results
         fingerprints = [signatures[i] for i in positions]
         found = self.index.query_many(fingerprints)
-        words = split_words(fingerprints, self.words)
-        kept_rows: list[int] = []  # rows of `words` kept so far in this chunk
-        kept = np.empty_like(words)
+        earlier = self._near_earlier(fingerprints)
+        kept = [False] * len(positions)
         for row, (position, matches) in enumerate(zip(positions, found, strict=True)):
             best = matches[0] if matches else None
-            if kept_rows:
-                count = len(kept_rows)
-                distance = popcount(kept[:count, 0] ^ words[row, 0])
-                for w in range(1, self.words):
-                    distance = distance + popcount(kept[:count, w] ^ words[row, w])
-                nearest = int(distance.argmin())  # the first of equals: the earliest record
-                near = int(distance[nearest])
-                if near <= self.max_distance and (best is None or near < best.distance):
-                    other = positions[kept_rows[nearest]]
-                    best = Match(keys[other], signatures[other], near)
+            nearest, near = -1, self.max_distance + 1
+            for other, distance in earlier.get(row, ()):  # earlier rows first
+                if distance < near and kept[other]:
+                    nearest, near = other, distance
+            if nearest >= 0 and (best is None or near < best.distance):
+                other = positions[nearest]
+                best = Match(keys[other], signatures[other], near)
             if best is None:
-                kept[len(kept_rows)] = words[row]
-                kept_rows.append(row)
+                kept[row] = True
             else:
                 results[position] = best
         self.index.add_many(
-            (keys[positions[row]], signatures[positions[row]]) for row in kept_rows
+            (keys[positions[row]], signatures[positions[row]])
+            for row, is_kept in enumerate(kept) if is_kept
         )
         return results
+
+    def _near_earlier(self, fingerprints: Sequence[int]) -> dict[int, list[tuple[int, int]]]:
+        """Row -> [(earlier row, distance)] of the chunk's pairs within ``max_distance``.
+
+        All pairs at once with numpy (a chunk is small; the blocks bound the temporary
+        arrays when it is not), so only the few rows with a near neighbour loop in Python.
+        """
+        import numpy as np
+
+        from scrapy_simhash.index.memory import popcount, split_words
+
+        words = split_words(fingerprints, self.words)
+        count = len(fingerprints)
+        block = max(1, _PAIR_BLOCK // count)
+        earlier: dict[int, list[tuple[int, int]]] = {}
+        for start in range(0, count, block):
+            rows = words[start : start + block]
+            end = start + rows.shape[0]
+            distance = popcount(rows[:, None, 0] ^ words[None, :end, 0])
+            for w in range(1, self.words):
+                distance += popcount(rows[:, None, w] ^ words[None, :end, w])
+            later, before = np.nonzero(distance <= self.max_distance)
+            later += start
+            pairs = before < later
+            for row, other, near in zip(later[pairs].tolist(), before[pairs].tolist(),
+                                        distance[later[pairs] - start, before[pairs]].tolist(),
+                                        strict=True):
+                earlier.setdefault(row, []).append((other, near))
+        return earlier
 
 
 @dataclass
@@ -329,7 +361,7 @@ def _signed(
             yield records, keys, sign_batch(detector, kind, items)
         return
     pending: deque = deque()
-    slice_size = max(1, -(-job.chunk_size // (job.jobs * 2)))
+    slice_size = max(1, -(-job.chunk_size // (_workers(job) * 2)))
 
     def collect() -> tuple:
         records, keys, futures = pending.popleft()
@@ -347,10 +379,18 @@ def _signed(
         yield collect()
 
 
+def _workers(job: DedupJob) -> int:
+    """Fingerprinting processes: ``jobs - 1``, since this process, which reads, queries the
+    index and writes, has a core's worth of work itself (measured: with ``--jobs 2`` on two
+    cores one worker beside it is faster than two, which would share its core)."""
+    return max(1, job.jobs - 1)
+
+
 def _start_pool(job: DedupJob) -> Any:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return context.Pool(job.jobs, initializer=_init_worker, initargs=(job.algorithm, job.options))
+    return context.Pool(_workers(job), initializer=_init_worker,
+                        initargs=(job.algorithm, job.options))
 
 
 def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
@@ -770,7 +810,9 @@ def build_parser() -> argparse.ArgumentParser:
     dedup.add_argument("--namespace", default="pages", help="index namespace")
     dedup.add_argument("--on-error", choices=("stop", "skip"), default="stop",
                        help="a malformed record stops the run (default) or is skipped")
-    dedup.add_argument("--jobs", "-j", type=int, default=1, help="fingerprinting processes")
+    dedup.add_argument("--jobs", "-j", type=int, default=1,
+                       help="processes: N - 1 fingerprint while this one reads, queries the "
+                       "index and writes (default 1: all in this process)")
     dedup.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, help=argparse.SUPPRESS)
     dedup.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_detector_options(dedup)

@@ -9,11 +9,12 @@ as jieba treats them, so the two segmenters cannot disagree on what they are giv
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -372,3 +373,332 @@ def idf_weight(feature: str) -> float:
         return table.get(feature, median)
     words = feature.split(" ")
     return sum(table.get(w, median) for w in words) / len(words)
+
+
+# -- batches --------------------------------------------------------------------------------------
+
+
+def token_hash_batch(
+    texts: Sequence[str], *, fold_traditional: bool = False, segment_chinese: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every content-token occurrence of many texts: ``(hashes, text_numbers)``, text by text.
+
+    Counting the hashes of text ``i`` gives exactly ``token_hash_counts(texts[i])``: the same
+    tokens, but found for the whole batch at once. Most non-ASCII texts are read straight from
+    their UTF-8 bytes (:func:`_direct_tokens`); the others are folded as strings as
+    ``token_hash_counts`` does, and all byte classification, token bounds, hashing and the
+    stop-word filter run once over the batch. Unlike ``token_hash_counts``, a text whose first
+    Han run lies past its first 256 characters also takes the Han-run path rather than the
+    slower fallback: both give the tokens of the folded text (``tests/test_features.py`` checks
+    them against ``count_tokens``). Both arrays have one entry per occurrence, grouped by text
+    in order (``text_numbers`` non-decreasing, int64).
+    """
+    spaced = _SpacedParts()
+    listed: list[tuple[int, bytes]] = []  # (text number, tokens joined by _TOKEN_SEPARATOR)
+    han_runs: dict[int, list[str]] = {}
+    direct = _SpacedParts()
+    if segment_chinese and not fold_traditional:
+        for number, text in enumerate(texts):
+            if text.isascii():
+                spaced.add(number, text.encode("ascii").lower())
+            else:
+                direct.add(number, text.encode("utf-8", "surrogatepass"))
+        direct_hashes, direct_numbers, joined_runs, others = _direct_tokens(direct)
+        for number, runs in joined_runs:
+            listed.append((number, _encoded_tokens(_segmenter()(runs))))
+    else:
+        direct_hashes, direct_numbers = np.empty(0, dtype=np.uint64), np.empty(0, np.int64)
+        others = range(len(texts))
+    for number in others:
+        text = texts[number]
+        if text.isascii():
+            spaced.add(number, text.encode("ascii").lower())
+        elif segment_chinese and not fold_traditional and _JIEBA_RUN.search(text):
+            parts = _JIEBA_RUN.split(text)  # as _chinese_parts: fold between the Han runs only
+            rest = _fold_quick(" ".join(parts[::2]), False)
+            spaced.add(number, rest.encode("utf-8", "surrogatepass"))
+            han_runs[number] = parts[1::2]
+        else:
+            folded = _fold_quick(text, fold_traditional)
+            spaced.add(number, folded.encode("utf-8", "surrogatepass"))
+    spaced_hashes, spaced_numbers, with_cjk = spaced.tokens()
+    for number in with_cjk:  # CJK where the byte classifier cannot tell tokens: as one by one
+        han_runs.pop(number, None)
+        tokens = _cjk_tokens(_fold(texts[number], fold_traditional), segment_chinese)
+        listed.append((number, _encoded_tokens(tokens)))
+    for number, runs in han_runs.items():
+        listed.append((number, _encoded_tokens(_segmenter()("\n".join(runs)))))
+    listed.sort(key=lambda item: item[0])
+    listed_hashes, listed_numbers = _listed_tokens(listed)
+    hashes = np.concatenate((direct_hashes, spaced_hashes, listed_hashes))
+    numbers = np.concatenate((direct_numbers, spaced_numbers, listed_numbers))
+    content = ~_stop_word_table().holds(hashes)
+    hashes, numbers = hashes[content], numbers[content]
+    order = np.argsort(numbers, kind="stable")  # three sorted parts: merges
+    return hashes[order], numbers[order]
+
+
+_STABLE, _HAN = 1, 2  # bits of _fold_traits()
+
+
+@lru_cache(maxsize=1)
+def _fold_traits() -> np.ndarray:
+    """uint8 per code point: ``_STABLE`` where a text's tokens never depend on folding it,
+    ``_HAN`` in jieba's Han range (U+4E00..U+9FD5, all stable).
+
+    A character is stable when NFKC and case folding leave it alone, its combining class is 0
+    and it never ends a canonical composition (so no neighbour can make the text change under
+    NFKC; this is NFKC's quick check), and it is not a CJK ideograph outside jieba's range.
+    Also stable: non-word characters whose NFKC form is made of stable non-word characters
+    (full-width punctuation, no-break space, ellipsis): replacing them by that form leaves the
+    text's NFKC form, and its tokens, as they are. Nothing outside the Basic Multilingual Plane
+    counts as stable: texts with such characters are folded as strings.
+    """
+    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
+    for code in range(0x110000):
+        decomposition = unicodedata.decomposition(chr(code))
+        if decomposition and not decomposition.startswith("<"):
+            parts = decomposition.split()
+            if len(parts) == 2:
+                seconds.add(int(parts[1], 16))
+    kinds = _code_point_kinds()
+
+    def unchanged(char: str) -> bool:
+        code = ord(char)
+        return (unicodedata.normalize("NFKC", char) == char and char.casefold() == char
+                and unicodedata.combining(char) == 0 and code not in seconds
+                and (kinds[code] != _CJK or 0x4E00 <= code <= 0x9FD5))
+
+    traits = np.zeros(0x110000, dtype=np.uint8)
+    for code in range(0x10000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        if code < 0x80 or unchanged(char):
+            traits[code] = _STABLE
+        elif kinds[code] == _OTHER:
+            image = unicodedata.normalize("NFKC", char)
+            if image != char and all(kinds[ord(c)] == _OTHER and unchanged(c) for c in image):
+                traits[code] = _STABLE
+    traits[0x4E00:0x9FD6] |= _HAN
+    return traits
+
+
+def _decoded_leads(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions, byte widths and code points of the non-ASCII characters of UTF-8 ``data``."""
+    leads = np.flatnonzero(data >= 0xC0)
+    padded = np.concatenate((data, np.zeros(3, dtype=np.uint8))).astype(np.uint32)
+    first = padded[leads]
+    b1, b2, b3 = (padded[leads + k] & 0x3F for k in (1, 2, 3))
+    width = 2 + (first >= 0xE0) + (first >= 0xF0)
+    code = np.where(
+        width == 2,
+        (first & 0x1F) << 6 | b1,
+        np.where(width == 3, (first & 0x0F) << 12 | b1 << 6 | b2,
+                 (first & 0x07) << 18 | b1 << 12 | b2 << 6 | b3),
+    )
+    return leads, width, code
+
+
+def _direct_tokens(
+    parts: _SpacedParts,
+) -> tuple[np.ndarray, np.ndarray, list[tuple[int, str]], list[int]]:
+    """Tokens of raw (unfolded) UTF-8 texts made only of ``_fold_traits`` stable characters.
+
+    For such a text folding only lowers ASCII letters (and swaps full-width punctuation for
+    other punctuation), so its words are the letter/digit runs of its bytes, ASCII lowered,
+    and its Han runs are jieba's input, unchanged. Returns the hashes and text numbers of
+    those words (stop words included), each text's Han runs joined by newlines, and the
+    numbers of the texts with an unstable character, left for the string path.
+    """
+    data, starts = _concatenated(parts.buffers, b" ")
+    numbers = np.asarray(parts.numbers, dtype=np.int64)
+    ends = np.append(starts[1:] - 1, len(data))
+    leads, width, code = _decoded_leads(data)
+    traits = _fold_traits()[code]
+    unstable = np.unique(np.searchsorted(starts, leads[(traits & _STABLE) == 0], "right") - 1)
+    lowered = data + ((data >= 0x41) & (data <= 0x5A)).astype(np.uint8) * np.uint8(0x20)
+    in_token = _WORD_BYTE[lowered]
+    not_word = _code_point_kinds()[code] != _LETTER_OR_DIGIT  # Han included: jieba's part
+    for k in range(4):
+        in_token[leads[not_word & (width > k)] + k] = False
+    for part in unstable.tolist():
+        in_token[starts[part] : ends[part]] = False
+    hashes, token_numbers = _hashed_tokens(lowered, in_token, starts, parts.numbers)
+    joined = _joined_han_runs(data, starts, leads[(traits & _HAN) != 0], unstable)
+    runs = [(int(numbers[part]), text) for part, text in joined]
+    return hashes, token_numbers, runs, numbers[unstable].tolist()
+
+
+def _joined_han_runs(
+    data: np.ndarray, starts: np.ndarray, han: np.ndarray, unstable: np.ndarray
+) -> list[tuple[int, str]]:
+    """(part, its Han runs joined by newlines) for every stable part with Han characters;
+    ``han`` holds the positions of the Han characters (3 UTF-8 bytes each), ascending."""
+    part = np.searchsorted(starts, han, "right") - 1
+    keep = ~np.isin(part, unstable)
+    han, part = han[keep], part[keep]
+    if not han.size:
+        return []
+    first_of_part = np.ones(han.size, dtype=bool)
+    first_of_part[1:] = part[1:] != part[:-1]
+    new_run = np.ones(han.size, dtype=bool)
+    new_run[1:] = han[1:] != han[:-1] + 3
+    chars = np.empty((han.size, 4), dtype=np.uint8)  # a newline before each later run's first
+    chars[:, 0] = np.where(new_run & ~first_of_part, ord("\n"), 0xFF)  # 0xFF: no byte
+    chars[:, 1:] = data[han[:, None] + np.arange(3)]
+    sizes = 3 + (chars[:, 0] != 0xFF)
+    flat = chars.ravel()
+    flat = flat[flat != 0xFF]
+    bounds = np.append(np.cumsum(sizes) - sizes, flat.size)
+    firsts = np.flatnonzero(first_of_part)
+    blob = flat.tobytes()
+    return [
+        (p, blob[lo:hi].decode("utf-8"))
+        for p, lo, hi in zip(part[firsts].tolist(), bounds[firsts].tolist(),
+                             bounds[np.append(firsts[1:], han.size)].tolist(), strict=True)
+    ]
+
+
+# Compatibility characters common in web text (Chinese full-width punctuation, the ellipsis,
+# no-break and ideographic spaces) and their NFKC forms, replaced by str.replace before NFKC.
+_QUICK_NFKC = tuple(
+    (char, unicodedata.normalize("NFKC", char)) for char in "，（）：；？！％…\u00a0\u3000"
+)
+
+
+def _fold_quick(text: str, fold_traditional: bool) -> str:
+    """``_fold(text, fold_traditional)``, exactly, mostly without ``unicodedata.normalize``.
+
+    Replacing characters by their own NFKC forms keeps the NFKD form of the text, hence its
+    NFKC form; so when the text with the common compatibility characters replaced is already
+    NFKC-normalised, it *is* the NFKC form of the text. Otherwise: the full normalisation.
+    """
+    if not unicodedata.is_normalized("NFKC", text):
+        replaced = text
+        for char, folded in _QUICK_NFKC:
+            if char in replaced:
+                replaced = replaced.replace(char, folded)
+        if replaced is not text and unicodedata.is_normalized("NFKC", replaced):
+            text = replaced
+        else:
+            text = unicodedata.normalize("NFKC", text)
+    folded = text.casefold()
+    return traditional_to_simplified(folded) if fold_traditional else folded
+
+
+def _encoded_tokens(tokens: list[str]) -> bytes:
+    return _TOKEN_SEPARATOR.join(tokens).encode("utf-8", "surrogatepass")
+
+
+class _SpacedParts:
+    """A batch's texts as UTF-8 bytes with their numbers; :meth:`tokens` reads folded ones."""
+
+    def __init__(self) -> None:
+        self.numbers: list[int] = []
+        self.buffers: list[bytes] = []
+
+    def add(self, number: int, data: bytes) -> None:
+        self.numbers.append(number)
+        self.buffers.append(data)
+
+    def tokens(self) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(hashes, text numbers) of all token occurrences, stop words included, and the texts
+        that hold CJK ideographs (their tokens are left out: they need the CJK path)."""
+        data, starts = _concatenated(self.buffers, b" ")
+        in_token, cjk_parts = _classified(data, starts)
+        with_cjk = [self.numbers[part] for part in cjk_parts.tolist()]
+        ends = np.append(starts[1:] - 1, len(data)) if len(starts) else starts
+        for part in cjk_parts.tolist():
+            in_token[starts[part] : ends[part]] = False
+        return (*_hashed_tokens(data, in_token, starts, self.numbers), with_cjk)
+
+
+def _listed_tokens(listed: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+    """(hashes, text numbers) of tokens that come as ``_TOKEN_SEPARATOR``-joined bytes."""
+    data, starts = _concatenated([encoded for _, encoded in listed], b"\n")
+    numbers = [number for number, _ in listed]
+    return _hashed_tokens(data, data != ord(_TOKEN_SEPARATOR), starts, numbers)
+
+
+def _concatenated(buffers: list[bytes], separator: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """All buffers in one uint8 array (a separator between them) and where each starts."""
+    lengths = np.fromiter(map(len, buffers), dtype=np.int64, count=len(buffers)) + 1
+    starts = np.cumsum(lengths) - lengths
+    return np.frombuffer(separator.join(buffers), dtype=np.uint8), starts
+
+
+def _classified(data: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_non_cjk_token_bytes`` over many parts at once: the token-byte mask, and the (sorted,
+    distinct) parts that hold a CJK ideograph, whose mask is then meaningless."""
+    in_token = _WORD_BYTE[data]
+    leads, width, code = _decoded_leads(data)
+    kind = _code_point_kinds()[code]
+    cjk_parts = np.unique(np.searchsorted(starts, leads[kind == _CJK], side="right") - 1)
+    other = kind == _OTHER
+    for k in range(4):
+        hit = other & (width > k)
+        in_token[leads[hit] + k] = False
+    return in_token, cjk_parts
+
+
+def _hashed_tokens(
+    data: np.ndarray, in_token: np.ndarray, starts: np.ndarray, numbers: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hashes of the tokens of ``data`` (as ``_counted`` keeps them) and their text numbers."""
+    token_starts, token_ends = _token_bounds(in_token)
+    lengths = token_ends - token_starts
+    keep = lengths > 1  # one byte = one ASCII letter or digit
+    if len(lengths) and lengths.max() > MAX_TOKEN_CHARS:  # chars <= bytes: count the chars
+        long = np.flatnonzero(lengths > MAX_TOKEN_CHARS)
+        chars = np.cumsum(np.append(0, (data & 0xC0) != 0x80))
+        keep[long] = chars[token_ends[long]] - chars[token_starts[long]] <= MAX_TOKEN_CHARS
+    token_starts, token_ends = token_starts[keep], token_ends[keep]
+    hashes = segment_hashes(data, token_starts, token_ends)
+    parts = np.searchsorted(starts, token_starts, side="right") - 1
+    return hashes, np.asarray(numbers, dtype=np.int64)[parts]
+
+
+class _HashSet:
+    """Membership of uint64 hashes in a small fixed set: a collision-free direct-mapped table.
+
+    One multiply, one gather and one compare per hash instead of a binary search: ``h`` is a
+    member exactly when ``table[(h * multiplier) >> (64 - slot_bits)] == h``. Empty slots hold
+    the first member, which maps to its own (occupied) slot, so they never match.
+    """
+
+    def __init__(self, members: np.ndarray, slot_bits: int = 12) -> None:
+        members = np.unique(np.asarray(members, dtype=np.uint64))
+        if not len(members):
+            members = np.zeros(1, dtype=np.uint64)
+            self._empty = True
+        else:
+            self._empty = False
+        slot_bits = max(slot_bits, len(members).bit_length() + 1)
+        multiplier = 0x9E3779B97F4A7C15
+        for attempt in itertools.count():  # fixed, odd multipliers: the same table every time
+            self._multiplier = np.uint64(multiplier)
+            self._shift = np.uint64(64 - slot_bits)
+            slots = self._slots(members)
+            if len(np.unique(slots)) == len(members):
+                break
+            multiplier = (multiplier + 0xD1B54A32D192ED02) % (1 << 64)
+            if attempt % 16 == 15:
+                slot_bits += 1
+        self._table = np.full(1 << slot_bits, members[0], dtype=np.uint64)
+        self._table[slots] = members
+
+    def _slots(self, hashes: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return ((hashes * self._multiplier) >> self._shift).astype(np.intp)
+
+    def holds(self, hashes: np.ndarray) -> np.ndarray:
+        """Boolean mask: which ``hashes`` are members."""
+        if self._empty:
+            return np.zeros(len(hashes), dtype=bool)
+        return self._table[self._slots(hashes)] == hashes
+
+
+@lru_cache(maxsize=1)
+def _stop_word_table() -> _HashSet:
+    return _HashSet(_stop_word_hashes(), slot_bits=14)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from scrapy_simhash import features as feat
-from scrapy_simhash.simhash import check_bits, hamming_distance, simhash, simhash_of_hashes
+from scrapy_simhash.simhash import (
+    check_bits,
+    hamming_distance,
+    simhash,
+    simhash_of_groups,
+    simhash_of_hashes,
+    words_to_ints,
+)
 
 # Bumped whenever tokenisation or hashing changes the bits, so stored indexes refuse mixing.
 FINGERPRINT_VERSION = 2  # 2: polynomial + fmix64/SplitMix64 feature hash (was BLAKE2b)
@@ -20,6 +29,7 @@ DEFAULT_BITS = 128
 DEFAULT_MAX_DISTANCE = 16
 DEFAULT_MIN_TOKENS = 16
 TOKENIZERS = ("auto", "words")
+_BATCH_TEXTS = 1024  # fingerprint_many hashes this many texts per numpy pass
 
 
 class Fingerprinter:
@@ -124,6 +134,31 @@ class Fingerprinter:
             return simhash_of_hashes(hashes, counts, self.bits)
         weighted = self.weighted_features(text)
         return None if weighted is None else simhash(weighted, self.bits)
+
+    def fingerprint_many(self, texts: Iterable[str]) -> list[int | None]:
+        """``[fingerprint_text(t) for t in texts]``, bit for bit, several times faster.
+
+        With the default features (words, tf) the texts are tokenised one by one but hashed,
+        filtered and summed together, ``_BATCH_TEXTS`` at a time; other settings loop.
+        """
+        texts = list(texts)
+        if not (self.features == "words" and self.weighting == "tf"):
+            return [self.fingerprint_text(text) for text in texts]
+        out: list[int | None] = []
+        for start in range(0, len(texts), _BATCH_TEXTS):
+            batch = texts[start : start + _BATCH_TEXTS]
+            hashes, numbers = feat.token_hash_batch(
+                batch,
+                fold_traditional=self.fold_traditional,
+                segment_chinese=self.tokenizer == "auto",
+            )
+            words = simhash_of_groups(hashes, numbers, len(batch), self.bits)
+            sizes = np.bincount(numbers, minlength=len(batch)).tolist()
+            out.extend(
+                fingerprint if size >= self.min_tokens else None
+                for fingerprint, size in zip(words_to_ints(words), sizes, strict=True)
+            )
+        return out
 
     # -- HTML ---------------------------------------------------------------------------------
 

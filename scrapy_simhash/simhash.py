@@ -169,3 +169,62 @@ def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
 def hamming_distance(a: int, b: int) -> int:
     """Number of differing bits between two fingerprints."""
     return (a ^ b).bit_count()
+
+
+# 16-bit counters packed four to a uint64: shifting a hash word right by k and masking leaves
+# bit 16 * lane + k of the word in counter ``lane``, so one uint64 add counts four bits at once.
+_LANE_SHIFTS = np.arange(16, dtype=_U64)
+_LANE_ONES = np.uint64(0x0001_0001_0001_0001)
+_LANE_LIMIT = 0xFFFF  # a group with more features than this is counted bit by bit instead
+_LANE_BLOCK = 2048  # features per block of simhash_of_groups
+
+
+def simhash_of_groups(poly: np.ndarray, groups: np.ndarray, count: int, bits: int = 64
+                      ) -> np.ndarray:
+    """SimHashes of ``count`` documents at once, as ``(count, bits // 64)`` uint64 words.
+
+    Feature ``i`` (polynomial hash ``poly[i]``, weight 1) belongs to document ``groups[i]``;
+    ``groups`` must be non-decreasing. A feature that occurs c times is given c times, so the
+    row of document ``g`` equals ``simhash_of_hashes`` of its distinct hashes with their counts
+    (bit for bit: both compare exact integer sums). Documents without features get 0.
+    """
+    check_bits(bits)
+    words = bits // 64
+    groups = np.asarray(groups, dtype=np.int64)
+    sizes = np.bincount(groups, minlength=count)[:count]
+    out = np.zeros((count, words), dtype=_U64)
+    present = np.flatnonzero(sizes)
+    if not len(present):
+        return out
+    starts = (np.cumsum(sizes) - sizes)[present]
+    hashed = feature_hash_words(poly, bits)  # (n, words)
+    sums = np.empty((len(present), words, 16), dtype=_U64)  # 4 counters in each
+    # Documents a block at a time, about _LANE_BLOCK features each, so the (features, words,
+    # 16) lane array stays in cache.
+    cuts = np.unique(np.append(np.searchsorted(starts, np.arange(0, len(poly), _LANE_BLOCK)),
+                               len(present)))
+    for first, last in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
+        low = int(starts[first])
+        high = int(starts[last]) if last < len(present) else len(poly)
+        lanes = (hashed[low:high, :, None] >> _LANE_SHIFTS) & _LANE_ONES  # (m, words, 16)
+        sums[first:last] = np.add.reduceat(lanes, starts[first:last] - low, axis=0)
+    counters = np.stack([(sums >> np.uint64(16 * lane)) & np.uint64(0xFFFF) for lane in range(4)],
+                        axis=2)
+    set_bits = counters.reshape(len(present), bits).astype(np.int64)  # bit 64w + 16 lane + k
+    for row in np.flatnonzero(sizes[present] > _LANE_LIMIT).tolist():  # counters would overflow
+        start = starts[row]
+        block = np.ascontiguousarray(hashed[start : start + sizes[present[row]]])
+        unpacked = np.unpackbits(block.view(np.uint8), axis=1, bitorder="little")
+        set_bits[row] = unpacked.sum(axis=0, dtype=np.int64)
+    positive = 2 * set_bits > sizes[present, None]
+    packed = np.packbits(positive, axis=1, bitorder="little")  # (documents, bits // 8)
+    out[present] = packed.view(_U64)
+    return out
+
+
+def words_to_ints(words: np.ndarray) -> list[int]:
+    """``(n, 1 or 2)`` uint64 words (least significant first) -> fingerprints as Python ints."""
+    low = words[:, 0].tolist()
+    if words.shape[1] == 1:
+        return low
+    return [lo | hi << 64 for lo, hi in zip(low, words[:, 1].tolist(), strict=True)]

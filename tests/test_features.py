@@ -8,6 +8,7 @@ import re
 from collections import Counter
 
 import jieba
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -151,3 +152,103 @@ def test_hashing_equals_counting_on_real_text(corpora_root):
                             "article-extraction-benchmark"], with_truth_text=True,
                            root=corpora_root):
         assert hash_counts(page.truth_text) == hashed(feat.count_tokens(page.truth_text)), page.id
+
+
+def batch_counts(texts: list[str], **options: bool) -> list[dict[int, int]]:
+    """token_hash_batch's occurrences, counted per text."""
+    hashes, numbers = feat.token_hash_batch(texts, **options)
+    assert list(numbers) == sorted(numbers)
+    out: list[Counter[int]] = [Counter() for _ in texts]
+    for h, number in zip(hashes.tolist(), numbers.tolist(), strict=True):
+        out[number][h] += 1
+    return [dict(counts) for counts in out]
+
+
+LONG_MIXED = st.lists(st.text(MIXED, max_size=120), max_size=4).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.text(MIXED, max_size=120), LONG_MIXED,
+                          st.text(st.characters(exclude_categories=()), max_size=60)),
+                max_size=8),
+       st.sampled_from([{}, {"segment_chinese": False}, {"fold_traditional": True}]))
+def test_batch_hashing_equals_hashing_each_text(texts, options):
+    """Every text's tokens are those of token_hash_counts, whatever its neighbours hold."""
+    if options.get("fold_traditional"):  # OpenCC cannot encode lone surrogates (either path)
+        texts = [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
+    assert batch_counts(texts, **options) == [hash_counts(text, **options) for text in texts]
+
+
+@pytest.mark.parametrize("text", [
+    "x" * 300 + " 北京天安门 late chinese",  # the batch takes the Han-run path here too
+    "Latin first. " * 30 + "⼀京北京，数据",  # ... and falls back when folding makes a Han run
+    "北京 " + "a" * 40 + " " + "b" * 41 + " " + "é" * 41 + " " + "é" * 30,
+    "ＴＨＥ Ｆｕｌｌｗｉｄｔｈ，words（and）Straße…in 中文 text\u00a0here\u3000now",
+    "",
+])
+def test_batch_hashing_edge_cases(text):
+    texts = [text, "filler words here", text]
+    assert batch_counts(texts) == [hash_counts(t) for t in texts]
+    assert batch_counts(texts, fold_traditional=True) == [
+        hash_counts(t, fold_traditional=True) for t in texts
+    ]
+
+
+def test_batch_hashing_equals_hashing_each_text_on_real_text(corpora_root):
+    texts = [page.truth_text for page in iter_pages(
+        ["chinese-web-content-extraction", "webmainbench-samples",
+         "article-extraction-benchmark"], with_truth_text=True, root=corpora_root)]
+    mixed = [a[:400] + "\n" + b[:400] for a, b in zip(texts, reversed(texts), strict=True)]
+    for batch in (texts, mixed):
+        assert batch_counts(batch) == [hash_counts(text) for text in batch]
+
+
+QUICK_FOLD = st.sampled_from(
+    [*"，（）：；？！％…\u00a0\u3000=＝<>ＡｅA\u0338\u0301\u0323\u0308¨ﬁ①ß İ北", "\ud800"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(QUICK_FOLD, max_size=40), st.booleans())
+def test_quick_fold_equals_fold(text, fold_traditional):
+    """Replacing the common compatibility characters first never changes the folded text,
+    including next to combining marks that compose with what they become (＝ + U+0338)."""
+    if fold_traditional:  # OpenCC cannot encode lone surrogates (either path)
+        text = text.replace("\ud800", "")
+    assert feat._fold_quick(text, fold_traditional) == feat._fold(text, fold_traditional)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sets(st.integers(0, 2**64 - 1), max_size=600),
+       st.lists(st.integers(0, 2**64 - 1), max_size=50))
+def test_hash_set_holds_its_members_and_nothing_else(members, others):
+    table = feat._HashSet(np.array(sorted(members), dtype=np.uint64))
+    probe = np.array(sorted(members) + others + [0, 2**64 - 1], dtype=np.uint64)
+    assert table.holds(probe).tolist() == [int(h) in members for h in probe.tolist()]
+
+
+def test_stop_word_table_matches_the_sorted_stop_word_hashes():
+    stop = feat._stop_word_hashes()
+    words = string_hashes(["the", "的", "scrapy", "北京", "and", "数据"])
+    assert feat._stop_word_table().holds(words).tolist() == np.isin(words, stop).tolist()
+    assert feat._stop_word_table().holds(stop).all()
+
+
+STABLE_CHARS = [chr(c) for c in np.flatnonzero(feat._fold_traits() & feat._STABLE)[::97]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(STABLE_CHARS) | MIXED | JIEBA_RANGE, max_size=60),
+                min_size=1, max_size=5))
+def test_texts_read_from_their_bytes_give_the_folded_texts_tokens(texts):
+    """Texts of 'stable' characters skip folding (their bytes are read directly); any other
+    character sends the text back to folding. Both must give token_hash_counts exactly."""
+    assert batch_counts(texts) == [hash_counts(text) for text in texts]
+
+
+def test_fold_traits_mark_what_folding_leaves_alone():
+    traits = feat._fold_traits()
+    stable = {chr(c) for c in np.flatnonzero(traits & feat._STABLE)}
+    assert {"a", "Z", "é", "北", "，", "…", "\u00a0", "。"} <= stable
+    assert not {"É", "ß", "\u0301", "ﬁ", "１", "⼀", "㐀", "Σ", "\u1161", "🙂"} & stable
+    assert traits[ord("北")] & feat._HAN and not traits[ord("é")] & feat._HAN

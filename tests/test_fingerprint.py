@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_simhash import Fingerprinter, hamming_distance
+from scrapy_simhash import fingerprint as fingerprint_module
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import simhash
 
@@ -184,3 +185,48 @@ def test_warm_up_changes_nothing_but_when_the_loading_happens():
     before = fp.fingerprint_text(SIMPLIFIED)
     fp.warm_up()
     assert fp.fingerprint_text(SIMPLIFIED) == before
+
+
+BATCH_TEXT = st.lists(
+    st.sampled_from(["北京天安门", "数据显示，", "经济增长。", "the", "Market", "prices",
+                     "rose", "café", "ＡＢ", "㐀", "⼀", " ", "\n", "…", "(1)", "x" * 41]),
+    max_size=200,
+).map("".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.one_of(BATCH_TEXT, st.text(max_size=300)), max_size=10),
+    st.sampled_from([
+        {}, {"bits": 64}, {"tokenizer": "words"}, {"min_tokens": 1}, {"min_tokens": 5},
+        {"features": "shingles"}, {"weighting": "logtf", "bits": 64},
+    ]),
+)
+def test_fingerprint_many_equals_one_by_one(texts, options):
+    fp = Fingerprinter(**options)
+    assert fp.fingerprint_many(texts) == [fp.fingerprint_text(text) for text in texts]
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"bits": 64}, {"tokenizer": "words"}, {"fold_traditional": True}, {"min_tokens": 1},
+])
+def test_fingerprint_many_equals_one_by_one_on_real_text(corpora_root, options, monkeypatch):
+    """Every page, alone and glued to another (Han runs far from the start), in a call that
+    spans several internal batches."""
+    monkeypatch.setattr(fingerprint_module, "_BATCH_TEXTS", 128)
+    texts = [page.truth_text for page in iter_pages(
+        ["chinese-web-content-extraction", "webmainbench-samples",
+         "article-extraction-benchmark"], with_truth_text=True, root=corpora_root)]
+    texts += [a[:500] + "\n" + b[:300] for a, b in zip(texts, reversed(texts), strict=True)]
+    texts += [text[:120] for text in texts[:200]]  # near the min_tokens threshold
+    assert len(texts) > 500
+    fp = Fingerprinter(**options)
+    assert fp.fingerprint_many(texts) == [fp.fingerprint_text(text) for text in texts]
+
+
+def test_fingerprint_many_takes_any_iterable_and_leaves_short_texts_unfingerprinted():
+    fp = Fingerprinter()
+    assert fp.fingerprint_many([]) == []
+    result = fp.fingerprint_many(iter([SIMPLIFIED, "", "word " * 15, "word " * 16]))
+    assert result[0] == fp.fingerprint_text(SIMPLIFIED) is not None
+    assert result[1:3] == [None, None] and result[3] is not None

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,8 +18,10 @@ from scrapy_simhash.simhash import (
     feature_hash,
     hamming_distance,
     simhash,
+    simhash_of_groups,
     simhash_of_hashes,
     string_hashes,
+    words_to_ints,
 )
 
 MASK64 = (1 << 64) - 1
@@ -150,3 +153,47 @@ def test_empty_features_and_bad_width():
     assert simhash({}, 64) == 0
     with pytest.raises(ValueError, match="bits must be one of"):
         simhash({"a": 1.0}, 32)
+
+
+def grouped_reference(poly: np.ndarray, groups: np.ndarray, count: int, bits: int) -> list[int]:
+    """simhash_of_hashes of each group's distinct hashes, weighted by their counts."""
+    out = []
+    for group in range(count):
+        distinct, counts = np.unique(poly[groups == group], return_counts=True)
+        out.append(simhash_of_hashes(distinct, counts, bits))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 2**64 - 1) | st.sampled_from([0, 1, 7, 2**63]),
+                      max_size=30), max_size=12),
+    st.sampled_from([64, 128]),
+)
+def test_grouped_simhash_equals_simhash_of_each_group(documents, bits):
+    """Repeated hashes, empty documents, ties (an even split of a bit) included."""
+    poly = np.array([h for doc in documents for h in doc], dtype=np.uint64)
+    groups = np.repeat(np.arange(len(documents)), [len(doc) for doc in documents])
+    words = simhash_of_groups(poly, groups, len(documents), bits)
+    assert words.shape == (len(documents), bits // 64)
+    assert words_to_ints(words) == grouped_reference(poly, groups, len(documents), bits)
+
+
+def test_grouped_simhash_counts_past_the_16_bit_counters():
+    """A document with more than 65,535 features is counted exactly (no counter overflow)."""
+    rng = np.random.default_rng(3)
+    common = rng.integers(0, 2**64, 40, dtype=np.uint64)
+    big = np.concatenate([np.repeat(common, 2000), rng.integers(0, 2**64, 500, dtype=np.uint64)])
+    small = rng.integers(0, 2**64, 30, dtype=np.uint64)
+    poly = np.concatenate([small, big, small])
+    groups = np.repeat([0, 1, 2], [len(small), len(big), len(small)])
+    for bits in (64, 128):
+        expected = grouped_reference(poly, groups, 3, bits)
+        assert words_to_ints(simhash_of_groups(poly, groups, 3, bits)) == expected
+        assert expected[0] == expected[2]
+
+
+def test_words_to_ints_puts_the_first_word_lowest():
+    words = np.array([[1, 2], [2**64 - 1, 0]], dtype=np.uint64)
+    assert words_to_ints(words) == [1 | 2 << 64, 2**64 - 1]
+    assert words_to_ints(words[:, :1]) == [1, 2**64 - 1]

@@ -297,3 +297,58 @@ def test_report_page_is_self_contained_and_escaped(workdir: Path) -> None:
 def test_console_script_and_module_agree(workdir: Path) -> None:
     assert run_cli("--help", cwd=workdir, script=True).stdout == run_cli(
         "--help", cwd=workdir).stdout.replace("__main__.py", "scrapy-simhash")
+
+
+def test_cluster_keeper_equals_the_sequential_loop_within_and_across_chunks() -> None:
+    """Chains (C near B near A, C far from A), ties and missing signatures inside one chunk:
+    the batched keeper must drop and keep exactly what check_and_add in order does."""
+    import random
+
+    from scrapy_simhash.cli import ClusterKeeper
+
+    rng = random.Random(5)
+    detector = get_detector("simhash")
+
+    def flipped(fp: int, count: int) -> int:
+        for position in rng.sample(range(128), count):
+            fp ^= 1 << position
+        return fp
+
+    signatures: list[int | None] = []
+    for _ in range(60):
+        a = rng.getrandbits(128)
+        b = flipped(a, 10)
+        c = flipped(b, 10)  # near b, usually beyond 16 from a
+        signatures += [a, b, c, flipped(a, 3), flipped(a, 3), None, rng.getrandbits(128)]
+    keys = [f"r{i}" for i in range(len(signatures))]
+    sequential = detector.open_index("memory://")
+    expected = [None if sig is None else sequential.check_and_add(key, sig)
+                for key, sig in zip(keys, signatures, strict=True)]
+    assert sum(match is not None for match in expected) > 150
+    for chunk in (1, 7, 64, 1000):
+        keeper = ClusterKeeper(detector, detector.open_index("memory://"))
+        got = []
+        for start in range(0, len(keys), chunk):
+            got += keeper.decide(keys[start : start + chunk], signatures[start : start + chunk])
+        assert got == expected, chunk
+
+
+def test_sign_batch_equals_signing_one_by_one() -> None:
+    from scrapy_simhash.cli import sign_batch
+
+    rows = sample_rows()
+    texts = [row["body"] for row in rows] + ["", "short"]
+
+    def comparable(signatures: list) -> list:  # MinHash signatures are numpy arrays
+        return [s.tolist() if hasattr(s, "tolist") else s for s in signatures]
+
+    for algorithm in ("simhash", "minhash"):
+        detector = get_detector(algorithm)
+        assert comparable(sign_batch(detector, "text", texts)) == comparable(
+            [detector.signature(t) for t in texts]
+        )
+    detector = get_detector("simhash")
+    pages = [(f"<html><body><article><p>{t}</p></article></body></html>", None) for t in texts]
+    assert sign_batch(detector, "html", pages) == [
+        detector.signature_html(html, None, url) for html, url in pages
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,20 @@ def test_atomic_writer_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
     with AtomicWriter(target) as stream:
         stream.write("new\n")
     assert target.read_text() == "new\n"
+
+
+@pytest.mark.parametrize("line", [
+    '{"a": 1, "b": [1, 2, {"c": "é"}]}', ' {"a": 1}', '{"a": 1} ', '{"a": 1}\t', '{"a": 1}{}',
+    '{"a": 1}, {"b": 2}', '{"a": "unterminated', '{"a": NaN}', "[1, 2]", "", "   ", "nul",
+    '\ufeff{"a": 1}', '{"a": 1}x', '"text"', '{"a": 1e400}',
+])
+def test_json_lines_parse_exactly_as_json_loads(line: str) -> None:
+    from scrapy_simhash.records import _json_line
+
+    def outcome(parse):
+        try:
+            return ("value", repr(parse(line)))
+        except json.JSONDecodeError as error:
+            return ("error", error.msg, error.pos)
+
+    assert outcome(_json_line) == outcome(json.loads)
