@@ -40,8 +40,9 @@ logger = logging.getLogger(__name__)
 MAX_RESTARTS = 10
 #: Seconds between checks for a worker stuck on one task.
 WATCHDOG_INTERVAL = 1.0
-#: Tasks a worker may have waiting before the crawl computes signatures itself.
-MAX_QUEUED = 4
+#: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
+#: default CONCURRENT_REQUESTS: a burst of responses waits for the worker; a backlog does not).
+MAX_QUEUED = 16
 #: Bytes of the pipe to each worker, where the system allows it.
 PIPE_SIZE = 1 << 20
 #: The most workers ``SIMHASH_WORKERS = "auto"`` starts.

@@ -15,6 +15,7 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers import WorkerPool, resolve_worker_count
+from scrapy_simhash.workers.pool import MAX_QUEUED
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
 SLOW = "tests.workers.hostile_extractor.slow_in_worker"
@@ -83,8 +84,10 @@ def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
 
 def test_when_the_workers_fall_behind_the_crawl_computes_signatures_itself(tmp_path):
     kept, crawl_stats, _ = _crawl(tmp_path, {
-        "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": SLOW, "CONCURRENT_REQUESTS": 16,
+        "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": SLOW,
+        "CONCURRENT_REQUESTS": 32, "CONCURRENT_REQUESTS_PER_DOMAIN": 32,  # > MAX_QUEUED
     })
+    assert MAX_QUEUED < 32
     _assert_one_survivor_per_cluster(kept)
     assert crawl_stats["simhash/workers/overflow"] > 0
     assert crawl_stats["simhash/pages/checked"] == len(site.paths())
