@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +70,54 @@ def build_detector(config: SimhashConfig) -> Detector:
     return detector
 
 
+class DecisionOrder:
+    """Decisions in the order the checks began, whatever order their signatures come back in.
+
+    With worker processes a signature can come back before an earlier one (another worker, or
+    one computed inline while the worker is busy); "keep the first of each cluster" means the
+    earlier page or item must still be decided first. Each check takes a ticket, waits for its
+    turn before touching the index, and releases it when done (also when it fails or is
+    cancelled, so one lost check never holds up the others).
+    """
+
+    def __init__(self) -> None:
+        self._next_ticket = 0
+        self._turn = 0
+        self._waiting: dict[int, Any] = {}
+        self._abandoned: set[int] = set()
+
+    def ticket(self) -> int:
+        ticket = self._next_ticket
+        self._next_ticket += 1
+        return ticket
+
+    async def wait(self, ticket: int) -> None:
+        """Return when every earlier ticket has been released."""
+        if ticket == self._turn:
+            return
+        from scrapy.utils.defer import maybe_deferred_to_future
+        from twisted.internet.defer import Deferred
+
+        turn: Deferred = Deferred()
+        self._waiting[ticket] = turn
+        await maybe_deferred_to_future(turn)
+
+    def release(self, ticket: int) -> None:
+        if ticket != self._turn:  # given up before its turn (cancelled): skipped when it comes
+            self._waiting.pop(ticket, None)
+            self._abandoned.add(ticket)
+            return
+        self._turn += 1
+        while self._turn in self._abandoned:
+            self._abandoned.discard(self._turn)
+            self._turn += 1
+        turn = self._waiting.pop(self._turn, None)
+        if turn is not None:
+            from twisted.internet import reactor
+
+            reactor.callLater(0, turn.callback, None)  # not from inside this decision's frame
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The decision for one page or item."""
@@ -103,6 +151,7 @@ class Deduplicator:
         self._stopping = False
         self._closed = False
         self._flusher: Any = None
+        self.order = DecisionOrder()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -192,6 +241,49 @@ class Deduplicator:
         except Exception as error:
             return self.signature_failed(key, error, time.perf_counter() - started)
         return self.decide(key, fingerprint, time.perf_counter() - started)
+
+    async def check_in_order(
+        self,
+        key: str,
+        compute: Callable[[], Any],
+        offload: Callable[[], Awaitable[tuple[Any, float]]] | None = None,
+    ) -> Outcome:
+        """:meth:`check` for crawls with worker processes: the signature comes from
+        ``offload()`` (a worker: ``(signature, seconds)``) or, without it, from ``compute()``
+        inline; the decision waits for every check that began earlier (:class:`DecisionOrder`).
+        A worker that died on this very task keeps it unchecked (``skipped/worker_error``); one
+        that never got to it leaves the work to ``compute``.
+        """
+        from scrapy_simhash.workers import WorkerError
+
+        ticket = self.order.ticket()
+        try:
+            started = time.perf_counter()
+            failure: tuple[Exception, str] | None = None
+            signature, seconds = None, 0.0
+            try:
+                if offload is not None:
+                    try:
+                        signature, seconds = await offload()
+                    except WorkerError as error:
+                        if not error.retry_inline:
+                            raise
+                        offload = None
+                if offload is None:
+                    started = time.perf_counter()
+                    signature = compute()
+                    seconds = time.perf_counter() - started
+            except WorkerError as error:
+                failure = (error, "worker_error")
+            except Exception as error:  # the extractor raised, inline or in a worker
+                failure = (error, "error")
+                seconds = time.perf_counter() - started if offload is None else 0.0
+            await self.order.wait(ticket)
+            if failure is not None:
+                return self.signature_failed(key, failure[0], seconds, reason=failure[1])
+            return self.decide(key, signature, seconds)
+        finally:
+            self.order.release(ticket)
 
     def signature_failed(
         self, key: str, error: Exception, seconds: float = 0.0, reason: str = "error"

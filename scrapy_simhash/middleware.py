@@ -37,11 +37,11 @@ from scrapy.http import HtmlResponse
 from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
 from scrapy_simhash.extract.parsing import looks_binary
 from scrapy_simhash.settings import load_config
-from scrapy_simhash.workers import WorkerError, WorkerPool
+from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import page_signature
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
+    from collections.abc import Awaitable, Coroutine
 
     from scrapy.crawler import Crawler
     from scrapy.http import Request, Response
@@ -105,30 +105,29 @@ class SimhashDownloaderMiddleware:
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             return response
-        if self.workers is not None and self.workers.available and self.workers.has_room():
-            return self._check_in_worker(request, response)
+        if self.workers is not None:
+            return self._check_with_workers(request, response)
         outcome = self.dedup.check(response.url, lambda: self._signature(response))
         return self._apply(request, response, outcome)
 
-    async def _check_in_worker(self, request: Request, response: HtmlResponse) -> Response:
-        try:
-            encoding = response.encoding
-        except Exception:
-            encoding = None
-        if encoding is None:
-            self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
+    async def _check_with_workers(self, request: Request, response: HtmlResponse) -> Response:
+        """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
-        try:
-            signature, seconds = await workers.page_signature(response.body, encoding, response.url)
-        except WorkerError as error:
-            if not workers.usable:  # the workers never started: work inline
-                outcome = self.dedup.check(response.url, lambda: self._signature(response))
-            else:  # it died or hung on this page: keep the page unchecked
-                outcome = self.dedup.signature_failed(response.url, error, reason="worker_error")
-        except Exception as error:  # the extractor raised, as it could inline
-            outcome = self.dedup.signature_failed(response.url, error)
-        else:
-            outcome = self.dedup.decide(response.url, signature, seconds)
+        offload = None
+        if workers.available and workers.has_room():
+            try:
+                encoding = response.encoding
+            except Exception:
+                encoding = None
+            if encoding is None:
+                self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
+
+            def offload() -> Awaitable[tuple[Any, float]]:
+                return workers.page_signature(response.body, encoding, response.url)
+
+        outcome = await self.dedup.check_in_order(
+            response.url, lambda: self._signature(response), offload
+        )
         return self._apply(request, response, outcome)
 
     def _apply(self, request: Request, response: Response, outcome: Outcome) -> Response:

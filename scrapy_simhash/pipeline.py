@@ -20,10 +20,12 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
 from scrapy_simhash.settings import load_config
-from scrapy_simhash.workers import WorkerError, WorkerPool
+from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from scrapy.crawler import Crawler
 
 PRIORITY = 300
@@ -97,23 +99,20 @@ class SimhashPipeline:
             self.dedup.skip("no_text")
             return item
         key = self._key(adapter)
-        if self.workers is not None and self.workers.available and self.workers.has_room():
-            return self._check_in_worker(item, key, text)
+        if self.workers is not None:
+            return self._check_with_workers(item, key, text)
         return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
 
-    async def _check_in_worker(self, item: Any, key: str, text: str) -> Any:
+    async def _check_with_workers(self, item: Any, key: str, text: str) -> Any:
+        """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
-        try:
-            signature, seconds = await workers.text_signature(text)
-        except WorkerError as error:
-            if not workers.usable:  # the workers never started: work inline
-                outcome = self.dedup.check(key, lambda: self._signature(text))
-            else:  # it died or hung on this item: keep the item unchecked
-                outcome = self.dedup.signature_failed(key, error, reason="worker_error")
-        except Exception as error:
-            outcome = self.dedup.signature_failed(key, error)
-        else:
-            outcome = self.dedup.decide(key, signature, seconds)
+        offload = None
+        if workers.available and workers.has_room():
+
+            def offload() -> Awaitable[tuple[Any, float]]:
+                return workers.text_signature(text)
+
+        outcome = await self.dedup.check_in_order(key, lambda: self._signature(text), offload)
         return self._apply(item, key, outcome)
 
     def _signature(self, text: str) -> Any:

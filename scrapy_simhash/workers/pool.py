@@ -50,7 +50,15 @@ AUTO_MAX_WORKERS = 2
 
 
 class WorkerError(Exception):
-    """A worker could not answer: it crashed, was killed after the timeout, or never started."""
+    """A worker could not answer: it crashed, was killed after the timeout, or never started.
+
+    ``retry_inline`` is True when the task itself is not to blame (no worker could take it, or
+    the one it waited for could not start): the caller computes the signature itself.
+    """
+
+    def __init__(self, message: str, retry_inline: bool = False) -> None:
+        super().__init__(message)
+        self.retry_inline = retry_inline
 
 
 class TaskError(Exception):
@@ -149,7 +157,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             return
         self.alive = False
         pending, self.pending = self.pending, deque()
-        culprit = pending.popleft() if pending else None
+        culprit = pending.popleft() if pending and self.pool.usable else None
         self.pool.worker_lost(self, list(pending))
         if culprit is not None:
             culprit[0].errback(WorkerError(self.cause))
@@ -283,7 +291,7 @@ class WorkerPool:
 
         alive = [worker for worker in self.workers if worker.alive]
         if not alive:
-            raise WorkerError("no worker process is running")
+            raise WorkerError("no worker process is running", retry_inline=True)
         worker = min(alive, key=lambda other: len(other.pending))
         return await maybe_deferred_to_future(worker.send(message))
 
@@ -332,7 +340,7 @@ class WorkerPool:
             if alive and self.usable:
                 min(alive, key=lambda other: len(other.pending)).send(message, answer)
             else:
-                answer.errback(WorkerError(worker.cause))
+                answer.errback(WorkerError(worker.cause, retry_inline=True))
 
     def _log_once(self, cause: str, message: str, *args: Any) -> None:
         if cause in self._logged:

@@ -1,0 +1,71 @@
+"""DecisionOrder: with worker processes, decisions follow the order the checks began."""
+
+from __future__ import annotations
+
+import asyncio
+
+from scrapy_simhash.dedup import DecisionOrder
+
+
+def _run(coroutine):
+    """Run on the loop of the installed asyncio reactor (tests/scrapy/conftest.py)."""
+    from twisted.internet import reactor
+
+    return reactor._asyncioEventloop.run_until_complete(coroutine)
+
+
+def _checker(order: DecisionOrder, log: list[str]):
+    async def check(name: str, signature_seconds: float) -> None:
+        ticket = order.ticket()
+        try:
+            await asyncio.sleep(signature_seconds)  # the worker's answer arrives
+            await order.wait(ticket)
+            log.append(name)  # the decision
+        finally:
+            order.release(ticket)
+
+    return check
+
+
+def test_decisions_follow_the_order_checks_began_not_the_order_answers_came():
+    order, log = DecisionOrder(), []
+    check = _checker(order, log)
+
+    async def crawl():
+        await asyncio.gather(check("first", 0.05), check("second", 0.0), check("third", 0.02))
+
+    _run(crawl())
+    assert log == ["first", "second", "third"]
+
+
+def test_a_check_given_up_does_not_hold_up_the_later_ones():
+    order, log = DecisionOrder(), []
+    check = _checker(order, log)
+
+    async def crawl():
+        stuck = asyncio.ensure_future(check("stuck", 60))
+        waiting = asyncio.ensure_future(check("waiting", 0.0))
+        later = asyncio.ensure_future(check("later", 0.01))
+        await asyncio.sleep(0.03)
+        assert log == []  # both wait for the stuck one
+        stuck.cancel()
+        await asyncio.gather(waiting, later)
+
+    _run(crawl())
+    assert log == ["waiting", "later"]
+
+
+def test_a_check_given_up_while_waiting_for_its_turn_is_skipped():
+    order, log = DecisionOrder(), []
+    check = _checker(order, log)
+
+    async def crawl():
+        first = asyncio.ensure_future(check("first", 0.05))
+        second = asyncio.ensure_future(check("second", 0.0))
+        third = asyncio.ensure_future(check("third", 0.0))
+        await asyncio.sleep(0.01)
+        second.cancel()  # while it waits for "first"
+        await asyncio.gather(first, third)
+
+    _run(crawl())
+    assert log == ["first", "third"]
