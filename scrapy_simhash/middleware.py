@@ -19,9 +19,10 @@ A page whose tree cannot be built or read (e.g. nesting deeper than libxml2's li
 counted (``skipped/error`` or ``skipped/too_short``), never raised.
 
 With worker processes (``SIMHASH_WORKERS``, see :mod:`scrapy_simhash.workers`)
-``process_response`` returns a coroutine: the body goes to a worker, which decodes it as
-``response.text`` does and fingerprints parsel's tree of it, while the reactor serves other
-downloads; the index lookup and the decision stay here. Without workers the page is
+``process_response`` returns a coroutine: the url, body, Content-Type and encoding go to a
+worker, which rebuilds the same ``HtmlResponse`` (so Scrapy decodes and parses it as here) and
+fingerprints ``response.selector``'s tree, while the reactor serves other downloads; the index
+lookup and the decision stay here, in the order the responses arrived. Without workers the page is
 fingerprinted inline from ``response.selector``, the tree the spider's callback then reuses.
 """
 
@@ -41,7 +42,7 @@ from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import page_signature
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Coroutine
+    from collections.abc import Coroutine
 
     from scrapy.crawler import Crawler
     from scrapy.http import Request, Response
@@ -115,15 +116,11 @@ class SimhashDownloaderMiddleware:
         workers = self.workers
         offload = None
         if workers.available and workers.has_room():
-            try:
-                encoding = response.encoding
-            except Exception:
-                encoding = None
-            if encoding is None:
-                self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
 
-            def offload() -> Awaitable[tuple[Any, float]]:
-                return workers.page_signature(response.body, encoding, response.url)
+            async def offload() -> tuple[Any, float]:
+                signature, seconds, note = await workers.page_signature(response)
+                self._count_note(note)
+                return signature, seconds
 
         outcome = await self.dedup.check_in_order(
             response.url, lambda: self._signature(response), offload
@@ -140,26 +137,16 @@ class SimhashDownloaderMiddleware:
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
         return response
 
-    def _text(self, response: HtmlResponse) -> str | None:
-        """The decoded text the spider's selector will parse, or None if Scrapy cannot decode
-        the body (w3lib raises on charset labels such as "zlib" or "idna")."""
-        try:
-            return response.text
-        except Exception:
-            self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
-            return None
-
     def _signature(self, response: HtmlResponse) -> Any:
         """The page's signature from the tree the spider will reuse (see
         :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
-        text = self._text(response)
-        root = None
-        if text is not None:
-            try:
-                root = response.selector.root
-            except Exception:
-                self.crawler.stats.inc_value("simhash/pages/tree_unavailable")
-        return page_signature(self.dedup.detector, text, response.body, response.url, root)
+        signature, note = page_signature(self.dedup.detector, response)
+        self._count_note(note)
+        return signature
+
+    def _count_note(self, note: str | None) -> None:
+        if note is not None:
+            self.crawler.stats.inc_value(f"simhash/pages/{note}")
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):

@@ -3,11 +3,11 @@
 It reads frames from stdin and writes one frame per task to its stdout, in order. A frame is a
 4-byte big-endian length and a pickle. The first frame is ``("init", config)``: the crawl's
 :class:`~scrapy_simhash.settings.SimhashConfig`, from which the worker builds the same detector
-as the crawl. Then tasks ``("page", body, encoding, url)`` (``encoding``: Scrapy's
-``response.encoding``, so the worker decodes the body to the same ``response.text``) and
-``("text", text)``, each answered by
-``("ok", signature, seconds)`` or ``("error", "Type: message", seconds)``. An unusable ``init``
-is answered by ``("fatal", "Type: message", 0.0)`` and the worker exits. At end of input (the crawl
+as the crawl. Then tasks ``("page", url, body, content_type, encoding)`` (from which the
+worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way) and
+``("text", text)``, each answered by ``("ok", signature, seconds, note)`` or
+``("error", "Type: message", seconds, None)``. An unusable ``init`` is answered by
+``("fatal", "Type: message", 0.0, None)`` and the worker exits. At end of input (the crawl
 closed the pipe, or died) it exits.
 
 Whatever the libraries print goes to stderr: the real stdout is kept for frames only.
@@ -49,7 +49,7 @@ def _describe(error: BaseException) -> str:
 
 def serve(source: IO[bytes], sink: IO[bytes]) -> int:
     """Answer tasks from ``source`` on ``sink`` until end of input."""
-    from scrapy_simhash.workers.tasks import page_signature, response_text, text_signature
+    from scrapy_simhash.workers.tasks import page_signature, rebuilt_response, text_signature
 
     init = read_frame(source)
     if init is None:
@@ -59,20 +59,20 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
 
         detector = build_detector(init[1])
     except Exception as error:
-        sink.write(encode_frame(("fatal", _describe(error), 0.0)))
+        sink.write(encode_frame(("fatal", _describe(error), 0.0, None)))
         sink.flush()
         return 1
     while (task := read_frame(source)) is not None:
         started = time.perf_counter()
         try:
+            note = None
             if task[0] == "page":
-                _, body, encoding, url = task
-                signature = page_signature(detector, response_text(body, encoding), body, url)
+                signature, note = page_signature(detector, rebuilt_response(*task[1:]))
             else:
                 signature = text_signature(detector, task[1])
-            answer = ("ok", signature, time.perf_counter() - started)
+            answer = ("ok", signature, time.perf_counter() - started, note)
         except Exception as error:
-            answer = ("error", _describe(error), time.perf_counter() - started)
+            answer = ("error", _describe(error), time.perf_counter() - started, None)
         sink.write(encode_frame(answer))
         sink.flush()
     return 0

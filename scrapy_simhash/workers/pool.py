@@ -28,6 +28,7 @@ from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 
 from scrapy_simhash.workers.child import HEADER, encode_frame
+from scrapy_simhash.workers.tasks import response_parts
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -132,7 +133,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             self._answer(message)
 
     def _answer(self, message: tuple) -> None:
-        status, value, seconds = message
+        status, value, seconds, note = message
         if status == "fatal":
             self.pool.worker_unusable(self, value)
             self.kill(f"it could not start: {value}")
@@ -140,7 +141,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         answer, _ = self.pending.popleft()
         self.busy_since = self.pool.now() if self.pending else None
         if status == "ok":
-            answer.callback((value, seconds))
+            answer.callback((value, seconds, note))
         else:
             answer.errback(TaskError(value))
 
@@ -275,18 +276,17 @@ class WorkerPool:
         self.crawler.stats.inc_value("simhash/workers/overflow")
         return False
 
-    async def page_signature(
-        self, body: bytes, encoding: str | None, url: str
-    ) -> tuple[Any, float]:
-        """(signature, seconds spent in the worker) of a page whose ``response.encoding`` is
-        ``encoding`` (None: Scrapy cannot decode it); see :func:`.tasks.page_signature`."""
-        return await self._submit(("page", body, encoding, url))
+    async def page_signature(self, response: Any) -> tuple[Any, float, str | None]:
+        """(signature, seconds spent in the worker, note) of a Scrapy HTML response; see
+        :func:`.tasks.page_signature`."""
+        return await self._submit(("page", *response_parts(response)))
 
     async def text_signature(self, text: str) -> tuple[Any, float]:
         """(signature, seconds spent in the worker) of an item's text."""
-        return await self._submit(("text", text))
+        signature, seconds, _ = await self._submit(("text", text))
+        return signature, seconds
 
-    async def _submit(self, message: tuple) -> tuple[Any, float]:
+    async def _submit(self, message: tuple) -> tuple[Any, float, str | None]:
         from scrapy.utils.defer import maybe_deferred_to_future
 
         alive = [worker for worker in self.workers if worker.alive]

@@ -5,48 +5,56 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from scrapy.http import HtmlResponse
+
     from scrapy_simhash.detectors import Detector
 
+#: The note a page signature carries when Scrapy could not build its tree.
+TREE_UNAVAILABLE = "tree_unavailable"
 
-def page_signature(
-    detector: Detector, text: str | None, body: bytes, url: str | None, root: Any = None
-) -> Any:
-    """The signature of a page from parsel's tree of its decoded ``text``.
 
-    ``root`` is the tree when the caller already has it (inline: ``response.selector.root``,
-    which the spider's callback reuses); a worker builds the same tree from the same text with
-    the same parsel code. Without a tree (Scrapy could not decode the body, or parsel could not
-    parse the text) the signature comes from the raw HTML through the library's own decoding.
+def page_signature(detector: Detector, response: HtmlResponse) -> tuple[Any, str | None]:
+    """(signature, note) of a Scrapy HTML response.
+
+    The signature comes from ``response.selector``'s tree, the one the spider's callback reuses;
+    when Scrapy cannot decode the body (w3lib raises on labels such as "zlib") or parse it, it
+    comes from the raw HTML through the library's own decoding, with the note
+    :data:`TREE_UNAVAILABLE`.
     """
-    if root is None and text is not None:
-        root = parsel_root(text)
+    try:
+        root = response.selector.root
+    except Exception:
+        root = None
     if root is not None:
-        return detector.signature_tree(root)
-    return detector.signature_html(body if text is None else text, None, url)
-
-
-def response_text(body: bytes, encoding: str | None) -> str | None:
-    """``response.text`` of a Scrapy response with this body whose ``response.encoding`` is
-    ``encoding`` (the same w3lib call), or None when it cannot be decoded."""
-    if encoding is None:
-        return None
-    from w3lib.encoding import html_to_unicode
-
+        return detector.signature_tree(root), None
     try:
-        return html_to_unicode(f"charset={encoding}", body)[1]
+        html: str | bytes = response.text
     except Exception:
-        return None
+        html = response.body
+    return detector.signature_html(html, None, response.url), TREE_UNAVAILABLE
 
 
-def parsel_root(text: str) -> Any:
-    """The root that ``scrapy.Selector(response)`` builds for an HTML response with this text,
-    or None when parsel cannot build one."""
-    from parsel import Selector
+def response_parts(response: HtmlResponse) -> tuple[str, bytes, str | None, str | None]:
+    """What a worker needs to rebuild ``response`` for decoding: url, body, Content-Type and
+    the encoding given when the response was made (Scrapy decodes from these alone)."""
+    content_type = response.headers.get(b"Content-Type")
+    return (
+        response.url,
+        response.body,
+        content_type.decode("latin-1") if content_type else None,
+        getattr(response, "_encoding", None),
+    )
 
-    try:
-        return Selector(text=text, type="html").root
-    except Exception:
-        return None
+
+def rebuilt_response(
+    url: str, body: bytes, content_type: str | None, encoding: str | None
+) -> HtmlResponse:
+    """An HtmlResponse that decodes and parses exactly as the crawl's one (same Scrapy code,
+    same inputs)."""
+    from scrapy.http import HtmlResponse
+
+    headers = {"Content-Type": content_type} if content_type else {}
+    return HtmlResponse(url=url, body=body, headers=headers, encoding=encoding)
 
 
 def text_signature(detector: Detector, text: str) -> Any:

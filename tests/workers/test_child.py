@@ -33,25 +33,25 @@ def test_answers_each_task_in_order_with_the_crawls_signature():
     text = "The moon pulls on the oceans and the water rises twice a day. " * 5
     answers = _run(
         ("init", config),
-        ("page", ARTICLE.encode(), "utf-8", "http://example.com/a"),
+        ("page", "http://example.com/a", ARTICLE.encode(), "text/html; charset=utf-8", None),
         ("text", text),
         ("text", "too short"),
-        ("page", ARTICLE.encode(), None, "http://example.com/raw"),
+        ("page", "http://example.com/raw", ARTICLE.encode(), None, "utf-8"),
     )
-    assert [status for status, _, _ in answers] == ["ok"] * 4
-    page, item, short, raw = (value for _, value, _ in answers)
+    assert [status for status, *_ in answers] == ["ok"] * 4
+    page, item, short, explicit = (value for _, value, _, _ in answers)
     assert page == detector.signature_html(ARTICLE)
     assert item == detector.signature(text)
     assert short is None
-    assert raw == page
-    assert all(seconds >= 0 for _, _, seconds in answers)
+    assert explicit == page  # an encoding given to the response instead of a header
+    assert all(seconds >= 0 and note is None for _, _, seconds, note in answers)
 
 
 def test_a_failing_task_is_answered_with_its_error_and_the_loop_goes_on():
     config = SimhashConfig(
         fingerprint_kwargs={"extractor": "tests.workers.hostile_extractor.fail_on_tides"}
     )
-    page = ("page", ARTICLE.encode(), "utf-8", None)
+    page = ("page", "http://example.com/a", ARTICLE.encode(), "text/html", None)
     answers = _run(("init", config), page, ("text", "words " * 40))
     assert answers[0][0] == "error"
     assert answers[0][1] == "ValueError: this extractor cannot read tides"
@@ -62,7 +62,7 @@ def test_an_unusable_configuration_is_fatal():
     config = SimhashConfig(fingerprint_kwargs={"bits": 7})
     answers = _run(("init", config), ("text", "words " * 40))
     assert len(answers) == 1
-    status, message, _ = answers[0]
+    status, message, _, _ = answers[0]
     assert status == "fatal"
     assert "bits" in message
 
