@@ -100,7 +100,7 @@ class _SharedConnection:
         self.path = path
         self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
         try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            _switch_to_wal(self.conn, timeout)
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute(f"PRAGMA cache_size={-int(cache_size_mb * 1024)}")
         except BaseException:
@@ -136,6 +136,26 @@ class _SharedConnection:
 
 
 _CONNECTIONS: dict[str, _SharedConnection] = {}
+
+
+def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """``PRAGMA journal_mode=WAL``, retried while another process holds the lock.
+
+    Two crawls opening a new database at the same moment both switch it to WAL; the switch needs
+    an exclusive lock and SQLite may answer "database is locked" at once instead of waiting
+    (its busy handler is skipped where waiting could deadlock), so wait here, up to ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 def _acquire(path: str, timeout: float, cache_size_mb: float) -> _SharedConnection:
