@@ -267,19 +267,9 @@ def _non_cjk_token_bytes(data: np.ndarray) -> np.ndarray | None:
     code points built once from the same regular expressions, so no regex scans the text.
     """
     in_token = _WORD_BYTE[data]
-    leads = np.flatnonzero(data >= 0xC0)
-    if not len(leads):
+    if not (data >= 0xC0).any():
         return in_token
-    padded = np.concatenate((data, np.zeros(3, dtype=np.uint8))).astype(np.uint32)
-    first = padded[leads]
-    b1, b2, b3 = (padded[leads + k] & 0x3F for k in (1, 2, 3))
-    width = 2 + (first >= 0xE0) + (first >= 0xF0)
-    code = np.where(
-        width == 2,
-        (first & 0x1F) << 6 | b1,
-        np.where(width == 3, (first & 0x0F) << 12 | b1 << 6 | b2,
-                 (first & 0x07) << 18 | b1 << 12 | b2 << 6 | b3),
-    )
+    leads, width, code = _decoded_leads(data)
     kind = _code_point_kinds()[code]
     if (kind == _CJK).any():
         return None
