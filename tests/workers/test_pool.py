@@ -3,14 +3,19 @@ same fingerprints as inline, and what happens when a worker crashes, hangs or ca
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import logging
+import os
+import signal
+import time
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from reliability import site
-from reliability.crawls import items, logs, start_crawl, stats
+from reliability.crawls import items, logs, start_crawl, stats, wait_for_requests
 from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.settings import SimhashConfig
@@ -103,6 +108,34 @@ def test_workers_that_cannot_start_leave_the_work_to_the_crawl(tmp_path):
     assert crawl_stats["simhash/pages/checked"] == len(site.paths())
     assert "simhash/pages/skipped/worker_error" not in crawl_stats
     assert "simhash/workers/lost" not in crawl_stats
+
+
+def _worker_pids() -> set[int]:
+    found = set()
+    for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            if b"scrapy_simhash.workers" in Path(cmdline).read_bytes():
+                found.add(int(cmdline.split("/")[2]))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_workers_exit_when_the_crawl_is_killed(tmp_path):
+    before = _worker_pids()
+    server = site.SiteServer(delay=0.05).start()  # slow enough to be killed mid-crawl
+    try:
+        process = start_crawl(server.url, tmp_path, {"SIMHASH_WORKERS": 1})
+        wait_for_requests(server, 20, process)
+        started = _worker_pids() - before
+        assert started, logs(tmp_path)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while started & _worker_pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not started & _worker_pids()  # their pipe closed: they exited
+    finally:
+        server.stop()
 
 
 def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
