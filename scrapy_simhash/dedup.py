@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_simhash.report import CrawlSession
 from scrapy_simhash.settings import SimhashConfig, SimhashSettingError, setting_for_error
+from scrapy_simhash.workers import WorkerError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -254,8 +255,6 @@ class Deduplicator:
         A worker that died on this very task keeps it unchecked (``skipped/worker_error``); one
         that never got to it leaves the work to ``compute``.
         """
-        from scrapy_simhash.workers import WorkerError
-
         ticket = self.order.ticket()
         try:
             started = time.perf_counter()
