@@ -44,6 +44,7 @@ _LEGAL_RE = re.compile(
 _LEGAL_MARKERS = (
     "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经", "举报"
 )
+_LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
@@ -117,6 +118,20 @@ def _punctuation(text: str) -> int:
     return len(_PUNCT_WIDE_RE.findall(text))
 
 
+try:  # the compiled twin, when the package was built with it (see setup.py)
+    from ._speedups import block_stats as _compiled_block_stats
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled_block_stats = None
+
+
+def block_stats(texts: list[str]) -> tuple[list[float], list[int] | None]:
+    """Each text's ``text_units`` and, from the compiled module, its ``_punctuation`` count;
+    without that module the counts are None (the caller counts the blocks it needs)."""
+    if _compiled_block_stats is not None:
+        return _compiled_block_stats(texts, CJK_HALF_WEIGHT)
+    return [text_units(text) for text in texts], None
+
+
 def _is_byline(text: str) -> bool:
     """A line that opens with a byline word or carries a date (see _BYLINE_START_RE)."""
     if _BYLINE_START_RE.match(text) is not None:
@@ -125,7 +140,7 @@ def _is_byline(text: str) -> bool:
 
 
 def _is_legal(text: str) -> bool:
-    for marker in _LEGAL_MARKERS:
+    for marker in _LEGAL_MARKERS_ASCII if text.isascii() else _LEGAL_MARKERS:
         if marker in text:
             return _LEGAL_RE.search(text) is not None
     return False
@@ -160,12 +175,12 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     legal = _is_legal
     scores = []
     append = scores.append
-    for index, (text, link_chars, owner) in enumerate(
-        zip(page.block_text, page.block_link_chars, page.block_owner, strict=True)
+    units_of, punctuation_counts = block_stats(page.block_text)
+    for index, (text, units, link_chars, owner) in enumerate(
+        zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
-        units = len(text.split())  # text_units(), inlined: this loop sees every block
-        if not text.isascii():
-            units += CJK_HALF_WEIGHT * (len(text.encode("utf-8", "replace")) - len(text))
+        if punctuation_counts is not None:
+            punctuation = punctuation_counts[index]
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
             continue
@@ -177,7 +192,8 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
             chars = len(text) - text.count(" ")
             link_density = min(1.0, link_chars / chars) if chars > 0 else 0.0
             if link_density >= LINK_DENSITY_LIMIT and (
-                units < LINKED_PROSE_UNITS or _punctuation(text) < 2
+                units < LINKED_PROSE_UNITS
+                or (punctuation if punctuation_counts is not None else _punctuation(text)) < 2
             ):  # a menu, a link list, a teaser title
                 append(-units * link_density)
                 continue
@@ -196,7 +212,8 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
         if units < TEASER_MAX_UNITS and text.rstrip().endswith(_ELLIPSES):
             append(-1.0)  # an excerpt cut off with "...": a teaser of another page
             continue
-        punctuation = punctuation_of(text)
+        if punctuation_counts is None:
+            punctuation = punctuation_of(text)
         if punctuation == 0:  # labels, titles, bylines, teasers: paragraphs have sentences
             append(-1.0 if units < UNPUNCTUATED_MAX_UNITS else units * 0.3)
             continue

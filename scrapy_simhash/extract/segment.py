@@ -14,6 +14,7 @@ tag, and nodes and blocks are kept in parallel lists rather than objects.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -105,16 +106,49 @@ class _Enough(Exception):
     """Raised inside the walk when MAX_BLOCKS blocks have been read."""
 
 
+try:  # the compiled walk, when the package was built with it (see setup.py)
+    from ._speedups import walk as _compiled_walk
+except ImportError:  # pragma: no cover - depends on the build
+    _compiled_walk = None
+
+
 def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) -> Segmented:
     """Walk ``root`` once and return its visible text blocks and block-level nodes.
 
     The walk stops after ``max_blocks`` text blocks; nodes still open then end at the last one.
+    The compiled walk (``_speedups.walk``) is used when it was built; ``walk_python`` is the
+    same walk in Python.
     """
     result = Segmented()
+    classes: list[str | None] = []
+    ids: list[str | None] = []
+    walk = _compiled_walk if _compiled_walk is not None else walk_python
+    owner = walk(
+        root, result, keep_hidden, max_blocks, _KIND, _HIDDEN_STYLE.search, _read_head,
+        classes, ids,
+    )
+    _close_nodes(result, owner)
+    _read_hints(result, classes, ids)
+    return result
+
+
+def walk_python(
+    root,
+    result: Segmented,
+    keep_hidden: bool,
+    max_blocks: int,
+    kinds: dict,
+    hidden_style: Callable[[str], object],
+    read_head: Callable[[object, Segmented], None],
+    node_classes: list[str | None],
+    node_ids: list[str | None],
+) -> int:
+    """The walk in Python: fill ``result``'s blocks and nodes and each node's class and id;
+    return the innermost node still open (-1 when the whole tree was read)."""
     block_text = result.block_text
     block_link_chars = result.block_link_chars
     block_owner = result.block_owner
-    # Node columns, filled in the walk; hints are read after it, for the nodes kept.
+    # Node columns, filled in the walk; class and id are read after it, for the nodes kept.
     node_element: list = []
     node_tag = result.node_tag
     node_parent = result.node_parent
@@ -122,8 +156,6 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
     node_start = result.node_start
     node_end = result.node_end
     node_last = result.node_last
-    kinds = _KIND
-    hidden_style = _HIDDEN_STYLE.search
 
     pieces: list[str] = []
     link_chars = 0
@@ -154,7 +186,7 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
                 kind = kinds.get(tag, _INLINE)
                 if kind == _SKIP:  # (entity references among them)
                     if tag == "head":
-                        _read_head(element, result)
+                        read_head(element, result)
                     walker.skip_subtree()
                     skipped = element
                     continue
@@ -234,9 +266,9 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
             flush()
     except _Enough:
         pass
-    _close_nodes(result, owner)
-    _read_hints(result, node_element)
-    return result
+    node_classes.extend(element.get("class") for element in node_element)
+    node_ids.extend(element.get("id") for element in node_element)
+    return owner
 
 
 def _close_nodes(result: Segmented, owner: int) -> None:
@@ -254,16 +286,16 @@ def _close_nodes(result: Segmented, owner: int) -> None:
         owner = parents[owner]
 
 
-def _read_hints(result: Segmented, elements: list) -> None:
+def _read_hints(
+    result: Segmented, node_classes: list[str | None], node_ids: list[str | None]
+) -> None:
     """Each node's class/id string and the hint it gives (see hints.attribute_hint)."""
     hint_cache = HINT_CACHE
     hints = result.node_own_hint
     classes = result.node_class
-    for element, tag in zip(elements, result.node_tag, strict=True):
+    for class_and_id, identifier, tag in zip(node_classes, node_ids, result.node_tag, strict=True):
         element_hint = NEUTRAL
-        class_and_id = element.get("class")
         if tag not in UNHINTED_TAGS:
-            identifier = element.get("id")
             # Ids with 3+ separators are slugs of headings ("sharing-with-a-friend").
             if identifier and identifier.count("-") + identifier.count("_") < 3:
                 class_and_id = f"{class_and_id} {identifier}" if class_and_id else identifier

@@ -1,0 +1,161 @@
+"""_speedups: the compiled walk and block statistics give exactly what the Python code gives.
+
+The Python versions (``segment.walk_python``, ``builtin.text_units``, ``builtin._punctuation``)
+are the reference; each test runs both on the same input: every corpus page (as our parser and
+as Scrapy's parsel build it), generated markup and arbitrary Unicode text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from parsel import Selector
+
+from scrapy_simhash.corpora import iter_pages
+from scrapy_simhash.extract import builtin, segment
+from scrapy_simhash.extract.parsing import parse_html, to_text
+
+try:
+    from scrapy_simhash.extract import _speedups
+except ImportError:  # pragma: no cover - depends on the build
+    _speedups = None
+
+REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
+MISSING = "SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash.extract._speedups is missing"
+
+
+def test_compiled_module_is_built():
+    """CI sets SIMHASH_REQUIRE_SPEEDUPS=1: a build that silently left the module out fails."""
+    if _speedups is None:
+        if REQUIRED:
+            pytest.fail(MISSING)
+        pytest.skip("the compiled module was not built (no C compiler?): Python walk in use")
+    assert segment._compiled_walk is _speedups.walk
+    assert builtin._compiled_block_stats is _speedups.block_stats
+
+
+needs_speedups = pytest.mark.skipif(
+    _speedups is None and not REQUIRED, reason="the compiled module was not built"
+)
+
+
+def _python_segment(root, **options) -> segment.Segmented:
+    with mock.patch.object(segment, "_compiled_walk", None):
+        return segment.segment(root, **options)
+
+
+def _assert_same_segments(root, **options) -> None:
+    compiled = dataclasses.asdict(segment.segment(root, **options))
+    python = dataclasses.asdict(_python_segment(root, **options))
+    for name, value in python.items():
+        assert compiled[name] == value, name
+
+
+OPTIONS = ({}, {"keep_hidden": True}, {"max_blocks": 40})
+
+
+@needs_speedups
+def test_walk_equals_python_walk_on_every_corpus_page(corpora_root):
+    pages = 0
+    for page in iter_pages(root=corpora_root):
+        ours = parse_html(page.html, page.encoding)
+        if ours is None:
+            continue
+        scrapys = Selector(text=to_text(page.html, page.encoding)).root  # keeps comments
+        for root in (ours, scrapys):
+            for options in OPTIONS:
+                _assert_same_segments(root, **options)
+        pages += 1
+    assert pages > 400
+
+
+@needs_speedups
+def test_block_stats_equal_python_on_every_corpus_block(corpora_root):
+    texts: list[str] = []
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is not None:
+            texts.extend(_python_segment(root).block_text)
+    assert len(texts) > 10_000
+    units, marks = _speedups.block_stats(texts, builtin.CJK_HALF_WEIGHT)
+    assert units == [builtin.text_units(text) for text in texts]
+    assert marks == [builtin._punctuation(text) for text in texts]
+
+
+@needs_speedups
+def test_article_equals_python_article_on_every_corpus_page(corpora_root):
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is None:
+            continue
+        compiled = builtin.article_from_tree(root, first_entry_only=False)
+        with (
+            mock.patch.object(segment, "_compiled_walk", None),
+            mock.patch.object(builtin, "_compiled_block_stats", None),
+        ):
+            python = builtin.article_from_tree(root, first_entry_only=False)
+        assert compiled == python, page.id
+
+
+# Generated markup: the walk's corner cases (blank and split text, comments and processing
+# instructions between text, links with and without href, hidden and styled elements, <br>,
+# skipped subtrees with tails, CDATA-less HTML entities, deep and empty nesting).
+_TAGS = ["div", "p", "span", "a", "b", "br", "h1", "li", "ul", "table", "td", "script",
+         "nav", "head", "title", "section", "em"]  # fmt: skip
+_ATTRIBUTES = ['', ' href="/x"', ' href="javascript:void(0)"', ' href=""', ' hidden',
+               ' style="display: none"', ' style="color: red"', ' class="content main"',
+               ' id="post-1"', ' class="comments" id="a-b-c-d"', ' class']  # fmt: skip
+_TEXTS = ["", " ", "\n  ", "word", " two words. ", "中文，句子。", "\xa0", "&amp; x", "\u3000",
+          "a\u2028b", "<!-- c -->", "<?pi x?>", "...", "© 2024"]  # fmt: skip
+
+
+@st.composite
+def _markup(draw, depth: int = 0) -> str:
+    parts = []
+    for _ in range(draw(st.integers(0, 4 if depth < 4 else 1))):
+        if depth < 6 and draw(st.booleans()):
+            tag = draw(st.sampled_from(_TAGS))
+            attributes = draw(st.sampled_from(_ATTRIBUTES))
+            inner = draw(_markup(depth + 1))
+            parts.append(f"<{tag}{attributes}>{inner}</{tag}>")
+        parts.append(draw(st.sampled_from(_TEXTS)))
+    return "".join(parts)
+
+
+@needs_speedups
+@settings(max_examples=300, deadline=None)
+@given(_markup())
+def test_walk_equals_python_walk_on_generated_markup(body):
+    document = f"<html><head><title>t</title></head><body>{body}</body></html>"
+    for parser in (
+        etree.HTMLParser(remove_comments=True, remove_pis=True),
+        etree.HTMLParser(),  # comments and processing instructions stay in the tree
+    ):
+        root = etree.fromstring(document, parser)
+        for options in OPTIONS:
+            _assert_same_segments(root, **options)
+        _assert_same_segments(root[-1])  # a subtree: the walk stays inside it
+
+
+@needs_speedups
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(exclude_categories=()), max_size=40), max_size=8))
+def test_block_stats_equal_python_on_arbitrary_text(texts):
+    units, marks = _speedups.block_stats(texts, builtin.CJK_HALF_WEIGHT)
+    assert units == [builtin.text_units(text) for text in texts]
+    assert marks == [builtin._punctuation(text) for text in texts]
+
+
+@needs_speedups
+def test_block_stats_corner_cases():
+    texts = ["", " ", "a.b", "end.", "x.\u3000y", "引号”。", "a,\u201d", "\ud800.", "𝔘 x.",
+             "\x1c\x1d", "é, è", "2022.01.20", "(a.)"]  # fmt: skip
+    units, marks = _speedups.block_stats(texts, builtin.CJK_HALF_WEIGHT)
+    assert units == [builtin.text_units(text) for text in texts]
+    assert marks == [builtin._punctuation(text) for text in texts]
