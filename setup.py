@@ -1,7 +1,9 @@
-"""Builds the one compiled module, ``scrapy_simhash.extract._speedups``; metadata: pyproject.toml.
+"""Builds the compiled modules; the package's metadata is in pyproject.toml.
 
-The module is optional: where it cannot be built (no C compiler), setuptools goes on without it
-and the extractor walks the tree in Python, with the same results, more slowly.
+``scrapy_simhash.extract._speedups`` (the extractor's walk) and ``scrapy_simhash._jieba`` (jieba's
+cut of Chinese text) are optional: where they cannot be built (no C compiler), setuptools goes on
+without them, and the package uses the same code in Python (the walk) or rjieba (the cut), with
+the same results, more slowly.
 """
 
 from setuptools import Extension, setup
@@ -17,7 +19,10 @@ def extensions() -> list[Extension]:
         include_dirs=lxml.get_include(),
         optional=True,
     )
-    return cythonize([walk], compiler_directives={"language_level": "3"}, quiet=True)
+    jieba_cut = Extension(
+        "scrapy_simhash._jieba", ["scrapy_simhash/_jieba.pyx"], optional=True
+    )
+    return cythonize([walk, jieba_cut], compiler_directives={"language_level": "3"}, quiet=True)
 
 
 setup(ext_modules=extensions())

@@ -1,10 +1,13 @@
 """Text -> weighted features: normalisation, tokenisation (Chinese and Latin), stop words, weights.
 
-Chinese runs are segmented with jieba's dictionary and HMM through ``rjieba`` (jieba-rs), which
-gives the same tokens as ``jieba.lcut`` on the text we hand it (``tests/test_features.py`` checks
-it) at about five times the speed. Only characters of jieba's own Han range (U+4E00..U+9FD5) reach
-the segmenter; rarer ideographs (extension A, supplementary planes) become one token each, exactly
-as jieba treats them, so the two segmenters cannot disagree on what they are given.
+Chinese runs are segmented with jieba's dictionary and HMM: for fingerprints by the compiled
+cut (``scrapy_simhash._jieba``, which hands back the tokens' UTF-8 bytes, ten times jieba's
+speed), elsewhere, and where that module was not built, through ``rjieba`` (jieba-rs, five
+times). Both give the tokens of ``jieba.lcut`` on the text we hand them (``tests/test_jieba.py``
+and ``tests/test_features.py`` check it), so no fingerprint depends on which one ran. Only
+characters of jieba's own Han range (U+4E00..U+9FD5) reach the segmenter; rarer ideographs
+(extension A, supplementary planes) become one token each, exactly as jieba treats them, so the
+segmenters cannot disagree on what they are given.
 """
 
 from __future__ import annotations
@@ -79,6 +82,35 @@ def _segmenter() -> Callable[[str], list[str]]:
     import rjieba
 
     return lambda text: rjieba.cut(text, True)
+
+
+def _cut_joined(runs: str) -> bytes:
+    """``"\n".join(jieba.lcut(runs))`` as UTF-8, for Han runs joined by newlines: from the
+    compiled cut (``_jieba``, no str per token) when it was built, else from rjieba."""
+    cut = _compiled_cut()
+    if cut is not None:
+        return cut.joined(runs)
+    return _encoded_tokens(_segmenter()(runs))
+
+
+@lru_cache(maxsize=1)
+def _compiled_cut():
+    """``_jieba.JiebaCut`` loaded with jieba's own dictionary and HMM tables, or None."""
+    try:
+        from scrapy_simhash._jieba import JiebaCut
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    import jieba
+    from jieba.finalseg import prob_emit, prob_start, prob_trans
+
+    words: list[tuple[str, int]] = []
+    total = 0
+    with jieba.dt.get_dict_file() as dictionary:  # as jieba's gen_pfdict reads it
+        for line in dictionary:
+            word, frequency = line.strip().decode("utf-8").split(" ")[:2]
+            words.append((word, int(frequency)))
+            total += int(frequency)
+    return JiebaCut(words, total, prob_start.P, prob_trans.P, prob_emit.P)
 
 
 _RUN_MARK = "\x00"  # stands for one segmented Chinese run until its tokens are known
@@ -216,14 +248,23 @@ def _chinese_parts(text: str) -> list[tuple[np.ndarray, np.ndarray]] | None:
     unless that folding itself produced ideographs (NFKC maps e.g. Kangxi radicals to Han
     characters, which could join runs): then None, and the caller folds the whole text.
     """
-    parts = _JIEBA_RUN.split(text)  # odd items are the Han runs
-    rest = _fold(" ".join(parts[::2]), False)
-    data = np.frombuffer(rest.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    rest, tokens = _split_cut(text)
+    data = np.frombuffer(_fold_quick(rest, False).encode("utf-8", "surrogatepass"), np.uint8)
     in_token = _non_cjk_token_bytes(data)
     if in_token is None:
         return None
-    segmented = _segmenter()("\n".join(parts[1::2]))
-    return [(data, in_token), _joined(segmented)]
+    joined = np.frombuffer(tokens, dtype=np.uint8)
+    return [(data, in_token), (joined, joined != ord(_TOKEN_SEPARATOR))]
+
+
+def _split_cut(text: str) -> tuple[str, bytes]:
+    """The text with each jieba-range Han run replaced by a space, and ``_cut_joined`` of the
+    runs joined by newlines (one pass in C when the compiled cut is there)."""
+    cut = _compiled_cut()
+    if cut is not None:
+        return cut.split_cut(text)
+    parts = _JIEBA_RUN.split(text)  # odd items are the Han runs
+    return " ".join(parts[::2]), _cut_joined("\n".join(parts[1::2]))
 
 
 def _joined(tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -235,6 +276,9 @@ def _joined(tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 def _counted(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """Distinct content-token hashes and counts over ``(utf8_bytes, byte_is_in_a_token)`` parts."""
+    if len(parts) > 1:  # one buffer: numpy's per-call costs once (a non-token byte between)
+        parts = [(np.concatenate([np.append(data, np.uint8(0)) for data, _ in parts]),
+                  np.concatenate([np.append(in_token, False) for _, in_token in parts]))]
     hashes = []
     for data, in_token in parts:
         starts, ends = _token_bounds(in_token)
@@ -395,7 +439,7 @@ def token_hash_batch(
                 direct.add(number, text.encode("utf-8", "surrogatepass"))
         direct_hashes, direct_numbers, joined_runs, others = _direct_tokens(direct)
         for number, runs in joined_runs:
-            listed.append((number, _encoded_tokens(_segmenter()(runs))))
+            listed.append((number, _cut_joined(runs)))
     else:
         direct_hashes, direct_numbers = np.empty(0, dtype=np.uint64), np.empty(0, np.int64)
         others = range(len(texts))
@@ -417,7 +461,7 @@ def token_hash_batch(
         tokens = _cjk_tokens(_fold(texts[number], fold_traditional), segment_chinese)
         listed.append((number, _encoded_tokens(tokens)))
     for number, runs in han_runs.items():
-        listed.append((number, _encoded_tokens(_segmenter()("\n".join(runs)))))
+        listed.append((number, _cut_joined("\n".join(runs))))
     listed.sort(key=lambda item: item[0])
     listed_hashes, listed_numbers = _listed_tokens(listed)
     hashes = np.concatenate((direct_hashes, spaced_hashes, listed_hashes))

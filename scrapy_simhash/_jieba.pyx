@@ -1,0 +1,458 @@
+# cython: language_level=3
+"""jieba's default cut (``jieba.lcut(text)``: dictionary DAG, best route, HMM for unknown
+words) of Han runs, compiled, returning the tokens as UTF-8 bytes joined by newlines.
+
+The fingerprint needs the tokens' bytes, not a Python str per token: for text made of jieba-range
+Han characters (U+4E00..U+9FD5) and newlines, :meth:`JiebaCut.joined` returns exactly
+``"\\n".join(jieba.lcut(text)).encode()``, computed with jieba's own dictionary and HMM tables,
+the same arithmetic in the same order (so the same ties), without one object per token.
+``tests/test_jieba_cut.py`` checks it against jieba and rjieba on every corpus text and on
+generated text. Any other character is refused (ValueError) and the caller uses rjieba.
+"""
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.math cimport log
+from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+
+cdef extern from "Python.h":
+    int PyUnicode_4BYTE_KIND
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index)
+
+
+cdef enum:
+    HAN_FIRST = 0x4E00
+    HAN_LAST = 0x9FD5
+    HAN_COUNT = HAN_LAST - HAN_FIRST + 1
+    # HMM states, in jieba's tie order ("B" < "E" < "M" < "S")
+    B = 0
+    E = 1
+    M = 2
+    S = 3
+
+cdef double MIN_FLOAT = -3.14e100  # jieba.finalseg.MIN_FLOAT: what a missing probability is
+
+
+cdef inline uint64_t _mix(uint64_t key) noexcept nogil:
+    key ^= key >> 33
+    key *= <uint64_t> 0xFF51AFD7ED558CCDULL
+    key ^= key >> 33
+    return key
+
+
+ctypedef struct Prefix:
+    uint64_t key  # in the table: (parent node << 15 | character offset) + 1; 0: an empty slot
+    double word_log  # log(frequency) of the word the prefix spells; NOT_A_WORD if none
+    int32_t node  # the prefix's node number (-1 in the first-character array: no prefix)
+
+
+cdef double NOT_A_WORD = -1.0  # below any log(frequency >= 1)
+
+
+cdef class JiebaCut:
+    """jieba's prefix dictionary as a trie (first character: an array; deeper: a hash table,
+    one cache line per step) and its HMM tables, ready to cut Han runs."""
+
+    cdef Prefix* first  # HAN_COUNT entries
+    cdef Prefix* table
+    cdef uint64_t mask
+    cdef Py_ssize_t nodes
+    cdef double log_total
+    cdef double start[4]
+    cdef double trans[4][4]
+    cdef double* emit  # 4 * HAN_COUNT
+
+    def __cinit__(self):
+        cdef Py_ssize_t i
+        self.first = <Prefix*> malloc(HAN_COUNT * sizeof(Prefix))
+        self.emit = <double*> malloc(4 * HAN_COUNT * sizeof(double))
+        self.mask = (1 << 20) - 1
+        self.table = <Prefix*> calloc(self.mask + 1, sizeof(Prefix))
+        if self.first is NULL or self.emit is NULL or self.table is NULL:
+            raise MemoryError()
+        for i in range(HAN_COUNT):
+            self.first[i].key = 0
+            self.first[i].node = -1
+            self.first[i].word_log = NOT_A_WORD
+        self.nodes = 0
+
+    def __dealloc__(self):
+        free(self.first)
+        free(self.emit)
+        free(self.table)
+
+    def __init__(self, words, long long total, dict start, dict trans, dict emit):
+        """``words``: (word, frequency) in dictionary order (later entries win, as in jieba);
+        ``total``: the sum of all frequencies; ``start``, ``trans``, ``emit``: jieba.finalseg's
+        ``start_P``, ``trans_P`` and ``emit_P``."""
+        cdef Py_ssize_t i, length
+        cdef Prefix* prefix
+        cdef int state, other
+        cdef long code_point
+        cdef long long frequency
+        names = "BEMS"
+        cdef str word
+        for word, frequency in words:
+            length = len(word)
+            prefix = NULL
+            for i in range(length):
+                code_point = <Py_UCS4> word[i]
+                if code_point < HAN_FIRST or code_point > HAN_LAST:
+                    break  # its Han prefixes are in; the rest can never match a Han run
+                prefix = self._child(prefix, code_point - HAN_FIRST)
+            else:
+                if length:  # jieba: FREQ[word] = frequency; a word only when it is not 0
+                    prefix.word_log = log(<double> frequency) if frequency > 0 else NOT_A_WORD
+        self.log_total = log(<double> total)
+        for state in range(4):
+            self.start[state] = start.get(names[state], MIN_FLOAT)
+            row = trans.get(names[state], {})
+            for other in range(4):
+                self.trans[state][other] = row.get(names[other], MIN_FLOAT)
+            probabilities = emit.get(names[state], {})
+            for i in range(HAN_COUNT):
+                self.emit[state * HAN_COUNT + i] = MIN_FLOAT
+            for char_text, value in probabilities.items():
+                if len(char_text) == 1 and HAN_FIRST <= ord(char_text) <= HAN_LAST:
+                    self.emit[state * HAN_COUNT + ord(char_text) - HAN_FIRST] = value
+
+    cdef inline Prefix* _find(self, Prefix* parent, Py_ssize_t offset) noexcept nogil:
+        """The prefix ``parent`` + character ``offset`` (``parent`` NULL: the empty one), or
+        NULL when no dictionary word starts with it."""
+        if parent is NULL:
+            return &self.first[offset] if self.first[offset].node >= 0 else NULL
+        cdef uint64_t key = ((<uint64_t> parent.node) << 15 | <uint64_t> offset) + 1
+        cdef uint64_t slot = _mix(key) & self.mask
+        while self.table[slot].key != 0:
+            if self.table[slot].key == key:
+                return &self.table[slot]
+            slot = (slot + 1) & self.mask
+        return NULL
+
+    cdef Prefix* _child(self, Prefix* parent, Py_ssize_t offset) except NULL:
+        """The prefix ``parent`` + character ``offset``, made (not a word) if new."""
+        cdef int32_t node
+        cdef uint64_t key, slot
+        cdef Prefix* found = self._find(parent, offset)
+        if found is not NULL:
+            return found
+        if parent is NULL:
+            found = &self.first[offset]
+        else:
+            if (self.nodes + 1) * 2 > <Py_ssize_t> self.mask:  # at most half full
+                node = parent.node
+                self._grow_table()
+                parent = self._find_node(node)
+            key = ((<uint64_t> parent.node) << 15 | <uint64_t> offset) + 1
+            slot = _mix(key) & self.mask
+            while self.table[slot].key != 0:
+                slot = (slot + 1) & self.mask
+            found = &self.table[slot]
+            found.key = key
+        found.node = <int32_t> self.nodes
+        found.word_log = NOT_A_WORD
+        self.nodes += 1
+        return found
+
+    cdef Prefix* _find_node(self, int32_t node) noexcept:
+        """The prefix numbered ``node`` (after the table moved), by a scan: rare."""
+        cdef uint64_t slot
+        cdef Py_ssize_t i
+        for i in range(HAN_COUNT):
+            if self.first[i].node == node:
+                return &self.first[i]
+        for slot in range(self.mask + 1):
+            if self.table[slot].key != 0 and self.table[slot].node == node:
+                return &self.table[slot]
+        return NULL
+
+    cdef void _grow_table(self) except *:
+        cdef uint64_t old_mask = self.mask
+        cdef Prefix* old = self.table
+        cdef uint64_t mask = old_mask * 2 + 1
+        cdef uint64_t slot, i
+        cdef Prefix* table = <Prefix*> calloc(mask + 1, sizeof(Prefix))
+        if table is NULL:
+            raise MemoryError()
+        for i in range(old_mask + 1):
+            if old[i].key != 0:
+                slot = _mix(old[i].key) & mask
+                while table[slot].key != 0:
+                    slot = (slot + 1) & mask
+                table[slot] = old[i]
+        self.table, self.mask = table, mask
+        free(old)
+
+    @property
+    def prefixes(self) -> int:
+        """How many prefixes (trie nodes) the dictionary has."""
+        return self.nodes
+
+    def joined(self, str text):
+        """``"\\n".join(jieba.lcut(text)).encode()`` for text of Han runs and newlines."""
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_ssize_t length = len(text)
+        cdef Py_ssize_t i, start, written = 0
+        cdef long code_point
+        cdef bint first_token = True
+        for i in range(length):
+            code_point = PyUnicode_READ(kind, data, i)
+            if (code_point < HAN_FIRST or code_point > HAN_LAST) and code_point != 10:
+                raise ValueError(f"not a Han run character: U+{code_point:04X}")
+        if length == 0:
+            return b""
+        cdef int32_t* chars = <int32_t*> malloc(length * sizeof(int32_t))
+        cdef char* out = <char*> malloc(4 * length)
+        cdef double* route = <double*> malloc((length + 1) * sizeof(double))
+        cdef int32_t* route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
+        cdef double* scores = <double*> malloc(4 * length * sizeof(double))
+        cdef unsigned char* back = <unsigned char*> malloc(4 * length)
+        cdef unsigned char* states = <unsigned char*> malloc(length)
+        try:
+            if (chars is NULL or out is NULL or route is NULL or route_end is NULL
+                    or scores is NULL or back is NULL or states is NULL):
+                raise MemoryError()
+            for i in range(length):
+                code_point = PyUnicode_READ(kind, data, i)
+                chars[i] = -1 if code_point == 10 else <int32_t> (code_point - HAN_FIRST)
+            start = 0
+            for i in range(length + 1):
+                if i == length or chars[i] < 0:
+                    if i > start:
+                        written = self._cut_run(chars + start, i - start, route, route_end,
+                                                scores, back, states, out, written,
+                                                &first_token)
+                    if i < length:  # the newline is a token of its own
+                        if not first_token:
+                            out[written] = 10
+                            written += 1
+                        out[written] = 10
+                        written += 1
+                        first_token = False
+                    start = i + 1
+            return PyBytes_FromStringAndSize(out, written)
+        finally:
+            free(chars)
+            free(out)
+            free(route)
+            free(route_end)
+            free(scores)
+            free(back)
+            free(states)
+
+    def split_cut(self, str text):
+        """``(rest, tokens)`` for any text: ``rest`` is the text with each run of jieba-range
+        Han characters replaced by one space (``" ".join(re.split("([\u4e00-\u9fd5]+)",
+        text)[::2])``), ``tokens`` is ``self.joined("\n".join(runs))``."""
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef Py_ssize_t length = len(text)
+        cdef Py_ssize_t i, start, kept = 0, han = 0, written = 0
+        cdef long code_point
+        cdef bint first_token = True, first_run = True
+        if length == 0:
+            return "", b""
+        cdef Py_UCS4* rest = <Py_UCS4*> malloc(length * sizeof(Py_UCS4))
+        cdef int32_t* chars = <int32_t*> malloc(length * sizeof(int32_t))
+        cdef char* out = <char*> malloc(4 * length + 2)
+        cdef double* route = <double*> malloc((length + 1) * sizeof(double))
+        cdef int32_t* route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
+        cdef double* scores = <double*> malloc(4 * length * sizeof(double))
+        cdef unsigned char* back = <unsigned char*> malloc(4 * length)
+        cdef unsigned char* states = <unsigned char*> malloc(length)
+        try:
+            if (rest is NULL or chars is NULL or out is NULL or route is NULL
+                    or route_end is NULL or scores is NULL or back is NULL or states is NULL):
+                raise MemoryError()
+            i = 0
+            while i < length:
+                code_point = PyUnicode_READ(kind, data, i)
+                if code_point < HAN_FIRST or code_point > HAN_LAST:
+                    rest[kept] = <Py_UCS4> code_point
+                    kept += 1
+                    i += 1
+                    continue
+                start = han
+                while True:
+                    chars[han] = <int32_t> (code_point - HAN_FIRST)
+                    han += 1
+                    i += 1
+                    if i == length:
+                        break
+                    code_point = PyUnicode_READ(kind, data, i)
+                    if code_point < HAN_FIRST or code_point > HAN_LAST:
+                        break
+                rest[kept] = 32  # the run becomes one space
+                kept += 1
+                if not first_run:  # the newline between two runs is a token of its own
+                    out[written] = 10
+                    out[written + 1] = 10
+                    written += 2
+                first_run = False
+                written = self._cut_run(chars + start, han - start, route, route_end, scores,
+                                        back, states, out, written, &first_token)
+            rest_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, rest, kept)
+            return rest_text, PyBytes_FromStringAndSize(out, written)
+        finally:
+            free(rest)
+            free(chars)
+            free(out)
+            free(route)
+            free(route_end)
+            free(scores)
+            free(back)
+            free(states)
+
+    cdef Py_ssize_t _cut_run(self, int32_t* run, Py_ssize_t n, double* route,
+                             int32_t* route_end, double* scores, unsigned char* back,
+                             unsigned char* states, char* out, Py_ssize_t written,
+                             bint* first_token) noexcept nogil:
+        """jieba's ``__cut_DAG`` of one Han run (character offsets); appends its tokens."""
+        cdef Py_ssize_t index, x, y, end, buffered
+        cdef Prefix* prefix
+        cdef double best, candidate
+        cdef Py_ssize_t best_end
+        cdef bint found
+        # calc(): the best route from the right, over the DAG of dictionary words.
+        route[n] = 0.0
+        for index in range(n - 1, -1, -1):
+            found = False
+            best = 0.0
+            best_end = index
+            prefix = self._find(NULL, run[index])
+            x = index
+            while prefix is not NULL:
+                if prefix.word_log != NOT_A_WORD:
+                    candidate = prefix.word_log - self.log_total + route[x + 1]
+                    if not found or candidate >= best:  # ties: the longer word (max of tuples)
+                        best = candidate
+                        best_end = x
+                        found = True
+                x += 1
+                if x == n:
+                    break
+                prefix = self._find(prefix, run[x])
+            if not found:  # log(FREQ.get(char) or 1) == 0
+                best = 0.0 - self.log_total + route[index + 1]
+                best_end = index
+            route[index] = best
+            route_end[index] = <int32_t> best_end
+        # __cut_DAG(): words of the route; runs of single characters go to the HMM unless they
+        # spell a dictionary word.
+        x = 0
+        buffered = 0  # single characters waiting, ending at x
+        while x < n:
+            y = route_end[x] + 1
+            if y - x == 1:
+                buffered += 1
+            else:
+                if buffered:
+                    written = self._flush(run + x - buffered, buffered, scores, back, states,
+                                          out, written, first_token)
+                    buffered = 0
+                written = _emit(run + x, y - x, out, written, first_token)
+            x = y
+        if buffered:
+            written = self._flush(run + n - buffered, buffered, scores, back, states, out,
+                                  written, first_token)
+        return written
+
+    cdef Py_ssize_t _flush(self, int32_t* run, Py_ssize_t n, double* scores,
+                           unsigned char* back, unsigned char* states, char* out,
+                           Py_ssize_t written, bint* first_token) noexcept nogil:
+        """Single characters of the route: one token, one per character (a dictionary word),
+        or the HMM's words (finalseg.cut)."""
+        cdef Py_ssize_t i
+        cdef Prefix* prefix
+        if n == 1:
+            return _emit(run, 1, out, written, first_token)
+        prefix = self._find(NULL, run[0])
+        i = 1
+        while prefix is not NULL and i < n:
+            prefix = self._find(prefix, run[i])
+            i += 1
+        if prefix is not NULL and prefix.word_log != NOT_A_WORD:
+            for i in range(n):
+                written = _emit(run + i, 1, out, written, first_token)
+            return written
+        return self._hmm(run, n, scores, back, states, out, written, first_token)
+
+    cdef Py_ssize_t _hmm(self, int32_t* run, Py_ssize_t n, double* scores,
+                         unsigned char* back, unsigned char* states, char* out,
+                         Py_ssize_t written, bint* first_token) noexcept nogil:
+        """finalseg's Viterbi over states B, E, M, S, then its words."""
+        cdef Py_ssize_t t, i, begin, next_index
+        cdef int state, previous, first, second, chosen
+        cdef double emitted, a, b
+        # jieba's PrevStatus, each pair in the order max() sees it.
+        cdef int before[4][2]
+        before[B][0] = E
+        before[B][1] = S
+        before[E][0] = B
+        before[E][1] = M
+        before[M][0] = M
+        before[M][1] = B
+        before[S][0] = S
+        before[S][1] = E
+        for state in range(4):
+            scores[state] = self.start[state] + self.emit[state * HAN_COUNT + run[0]]
+        for t in range(1, n):
+            for state in range(4):
+                emitted = self.emit[state * HAN_COUNT + run[t]]
+                first = before[state][0]
+                second = before[state][1]
+                a = scores[(t - 1) * 4 + first] + self.trans[first][state] + emitted
+                b = scores[(t - 1) * 4 + second] + self.trans[second][state] + emitted
+                # max((a, first), (b, second)): ties go to the later state letter
+                if a > b or (a == b and first > second):
+                    scores[t * 4 + state] = a
+                    back[t * 4 + state] = first
+                else:
+                    scores[t * 4 + state] = b
+                    back[t * 4 + state] = second
+        a = scores[(n - 1) * 4 + E]
+        b = scores[(n - 1) * 4 + S]
+        chosen = S if b >= a else E  # max((V[E], "E"), (V[S], "S"))
+        for t in range(n - 1, -1, -1):
+            states[t] = chosen
+            if t:
+                chosen = back[t * 4 + chosen]
+        begin = 0
+        next_index = 0
+        for i in range(n):
+            state = states[i]
+            if state == B:
+                begin = i
+            elif state == E:
+                written = _emit(run + begin, i + 1 - begin, out, written, first_token)
+                next_index = i + 1
+            elif state == S:
+                written = _emit(run + i, 1, out, written, first_token)
+                next_index = i + 1
+        if next_index < n:
+            written = _emit(run + next_index, n - next_index, out, written, first_token)
+        return written
+
+
+cdef inline Py_ssize_t _emit(int32_t* run, Py_ssize_t n, char* out, Py_ssize_t written,
+                             bint* first_token) noexcept nogil:
+    """Append one token (``n`` Han characters, 3 UTF-8 bytes each), after a newline."""
+    cdef Py_ssize_t i
+    cdef uint64_t code
+    if not first_token[0]:
+        out[written] = 10
+        written += 1
+    first_token[0] = False
+    for i in range(n):
+        code = <uint64_t> run[i] + HAN_FIRST
+        out[written] = <char> (0xE0 | (code >> 12))
+        out[written + 1] = <char> (0x80 | ((code >> 6) & 0x3F))
+        out[written + 2] = <char> (0x80 | (code & 0x3F))
+        written += 3
+    return written

@@ -1,0 +1,117 @@
+"""_jieba: the compiled cut gives exactly jieba's tokens (``jieba.lcut``), and so rjieba's.
+
+jieba (the reference the literature uses) and rjieba (the fallback when the module was not
+built) are run on the same text: real Chinese text of every corpus page, and generated runs of
+frequent characters (dictionary words, route ties) and of arbitrary ones (the HMM's unknown
+words). ``split_cut`` is checked against the regular-expression split it replaces.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import jieba
+import pytest
+import rjieba
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_simhash import features
+from scrapy_simhash.corpora import iter_pages
+from scrapy_simhash.extract import get_extractor
+
+try:
+    from scrapy_simhash import _jieba
+except ImportError:  # pragma: no cover - depends on the build
+    _jieba = None
+
+REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
+HAN_RUN = re.compile("([\u4e00-\u9fd5]+)")
+# Frequent characters: random strings of them are full of dictionary words and of ties.
+FREQUENT = (
+    "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过"
+    "发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本"
+    "前开但因只从想实日军者意无力它与长把机十民第公此已工使情明性知全三又关点正业外将两高间由问很"
+    "最重并物手应战向头文体政美相见被利什二等产或新己制身果加西斯月话合回特代内信表化老给世位次度"
+    "门任常先海通教儿原东声提立及比员解水名真论处走义各入几口认条平系气题活尔更别打女变四神总何电"
+    "数安少报才结反受目太量再感建务做接必场件计管期市直德资命山金指克许统区保至队形社便空决治展马"
+)
+ANY_HAN = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FD5)
+
+
+def _reference(text: str) -> bytes:
+    return "\n".join(jieba.lcut(text)).encode()
+
+
+@pytest.fixture(scope="module")
+def cut():
+    if _jieba is None:
+        if REQUIRED:
+            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._jieba is missing")
+        pytest.skip("the compiled cut was not built (no C compiler?): rjieba in use")
+    compiled = features._compiled_cut()
+    assert compiled is not None
+    return compiled
+
+
+def test_the_dictionary_is_jiebas(cut):
+    assert cut.prefixes > 400_000  # prefixes of jieba's ~349,000 words, Han ones only
+
+
+def test_known_sentences(cut):
+    for text in ("我来到北京清华大学", "他来到了网易杭研大厦", "小明硕士毕业于中国科学院计算所",
+                 "永和服装饰品有限公司", "结婚的和尚未结婚的", "中\n\n国人", "人"):  # fmt: skip
+        assert cut.joined(text) == _reference(text), text
+
+
+def test_equals_jieba_and_rjieba_on_every_corpus_page(cut, corpora_root):
+    """Each page's whole visible text (menus and footers too) and its ground-truth text."""
+    whole_page = get_extractor("wholepage")
+    checked = 0
+    for page in iter_pages(root=corpora_root):
+        for source in (whole_page(page.html, page.encoding, page.url), page.truth_text or ""):
+            runs = HAN_RUN.findall(source)
+            if not runs:
+                continue
+            text = "\n".join(runs)
+            joined = cut.joined(text)
+            assert joined == _reference(text), page.id
+            assert joined == "\n".join(rjieba.cut(text, True)).encode(), page.id
+            checked += len(text)
+    assert checked > 500_000
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=FREQUENT, min_size=1, max_size=30), min_size=1, max_size=4))
+def test_equals_jieba_on_runs_of_frequent_characters(runs):
+    text = "\n".join(runs)
+    assert _jieba_cut().joined(text) == _reference(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=ANY_HAN, min_size=1, max_size=30))
+def test_equals_jieba_on_arbitrary_han_runs(text):
+    assert _jieba_cut().joined(text) == _reference(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(FREQUENT + "\n"), st.characters())))
+def test_split_cut_equals_the_regular_expression_split(text):
+    rest, tokens = _jieba_cut().split_cut(text)
+    parts = HAN_RUN.split(text)
+    assert rest == " ".join(parts[::2])
+    assert tokens == _jieba_cut().joined("\n".join(parts[1::2]))
+
+
+def test_refuses_what_is_not_a_han_run(cut):
+    with pytest.raises(ValueError, match="U\\+0041"):
+        cut.joined("中A")
+
+
+def _jieba_cut():
+    if _jieba is None:
+        if REQUIRED:
+            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._jieba is missing")
+        pytest.skip("the compiled cut was not built")
+    return features._compiled_cut()
