@@ -55,16 +55,43 @@ def attribute_hint(class_and_id: str) -> int:
     found = HINT_CACHE.get(class_and_id)
     if found is not None:
         return found
-    text = class_and_id.lower().replace("_", " ").replace("-", " ")
-    positive = _POSITIVE_RE.search(text) is not None
-    if _CHROME_RE.search(text) is not None:
+    flags = 0
+    for word in class_and_id.lower().replace("_", " ").replace("-", " ").split():
+        word_flags = _WORD_FLAGS.get(word)
+        if word_flags is None:
+            word_flags = _word_flags(word)
+        flags |= word_flags
+    positive = flags & _POSITIVE_WORD
+    if flags & _CHROME_WORD:
         hint = WEAK_CHROME if positive else CHROME
-    elif _MEDIA_RE.search(text) is not None:
+    elif flags & _MEDIA_WORD:
         hint = WEAK_CHROME
-    elif _WEAK_CHROME_RE.search(text) is not None:
+    elif flags & _WEAK_CHROME_WORD:
         hint = NEUTRAL if positive else WEAK_CHROME
     else:
         hint = POSITIVE if positive else NEUTRAL
     if len(HINT_CACHE) < _CACHE_LIMIT:
         HINT_CACHE[class_and_id] = hint
     return hint
+
+
+# Which of the four expressions match a word. No expression spans whitespace (a non-word
+# character, so ``\b`` sees the same boundary at a word's ends), so a class string matches one
+# exactly when one of its words does: words repeat across sites far more than whole strings.
+_POSITIVE_WORD, _CHROME_WORD, _MEDIA_WORD, _WEAK_CHROME_WORD = 1, 2, 4, 8
+_WORD_FLAGS: dict[str, int] = {}
+
+
+def _word_flags(word: str) -> int:
+    flags = 0
+    for flag, expression in (
+        (_POSITIVE_WORD, _POSITIVE_RE),
+        (_CHROME_WORD, _CHROME_RE),
+        (_MEDIA_WORD, _MEDIA_RE),
+        (_WEAK_CHROME_WORD, _WEAK_CHROME_RE),
+    ):
+        if expression.search(word) is not None:
+            flags |= flag
+    if len(_WORD_FLAGS) < _CACHE_LIMIT:
+        _WORD_FLAGS[word] = flags
+    return flags
