@@ -250,25 +250,71 @@ cdef class JiebaCut:
         """``(rest, tokens)`` for any text: ``rest`` is the text with each run of jieba-range
         Han characters replaced by one space (``" ".join(re.split("([\u4e00-\u9fd5]+)",
         text)[::2])``), ``tokens`` is ``self.joined("\n".join(runs))``."""
+        cdef Py_ssize_t written = 0
+        cdef char* out = <char*> malloc(4 * len(text) + 2)
+        if out is NULL:
+            raise MemoryError()
+        try:
+            rest = self._split(text, out, &written)
+            return rest, PyBytes_FromStringAndSize(out, written)
+        finally:
+            free(out)
+
+    def split_hashes(self, str text, uint64_t base, Py_ssize_t max_chars):
+        """``(rest, hashes)``: ``rest`` as from :meth:`split_cut`; ``hashes`` the polynomial
+        hash (base ``base``, bytes + 1, modulo 2**64: ``simhash.segment_hashes``) of the UTF-8
+        of each token of at most ``max_chars`` characters, in order, as native uint64 bytes."""
+        cdef Py_ssize_t written = 0, i, begin, count = 0
+        cdef uint64_t value
+        cdef char* out = <char*> malloc(4 * len(text) + 2)
+        cdef uint64_t* hashes = NULL
+        if out is NULL:
+            raise MemoryError()
+        try:
+            rest = self._split(text, out, &written)
+            hashes = <uint64_t*> malloc((written // 3 + 1) * sizeof(uint64_t))
+            if hashes is NULL:
+                raise MemoryError()
+            i = 0
+            while i < written:
+                if out[i] == 10:
+                    i += 1
+                    continue
+                begin = i
+                value = 0
+                while i < written and out[i] != 10:
+                    value = value * base + <uint64_t> (<unsigned char> out[i]) + 1
+                    i += 1
+                if (i - begin) // 3 <= max_chars:  # 3 UTF-8 bytes a character
+                    hashes[count] = value
+                    count += 1
+            return rest, PyBytes_FromStringAndSize(<char*> hashes, count * sizeof(uint64_t))
+        finally:
+            free(out)
+            free(hashes)
+
+    cdef str _split(self, str text, char* out, Py_ssize_t* written_out):
+        """Fill ``out`` (4 bytes a character) with the tokens of the text's Han runs, as
+        :meth:`split_cut` returns them; return the rest."""
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
         cdef Py_ssize_t length = len(text)
         cdef Py_ssize_t i, start, kept = 0, han = 0, written = 0
         cdef long code_point
         cdef bint first_token = True, first_run = True
+        written_out[0] = 0
         if length == 0:
-            return "", b""
+            return ""
         cdef Py_UCS4* rest = <Py_UCS4*> malloc(length * sizeof(Py_UCS4))
         cdef int32_t* chars = <int32_t*> malloc(length * sizeof(int32_t))
-        cdef char* out = <char*> malloc(4 * length + 2)
         cdef double* route = <double*> malloc((length + 1) * sizeof(double))
         cdef int32_t* route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
         cdef double* scores = <double*> malloc(4 * length * sizeof(double))
         cdef unsigned char* back = <unsigned char*> malloc(4 * length)
         cdef unsigned char* states = <unsigned char*> malloc(length)
         try:
-            if (rest is NULL or chars is NULL or out is NULL or route is NULL
-                    or route_end is NULL or scores is NULL or back is NULL or states is NULL):
+            if (rest is NULL or chars is NULL or route is NULL or route_end is NULL
+                    or scores is NULL or back is NULL or states is NULL):
                 raise MemoryError()
             i = 0
             while i < length:
@@ -297,12 +343,11 @@ cdef class JiebaCut:
                 first_run = False
                 written = self._cut_run(chars + start, han - start, route, route_end, scores,
                                         back, states, out, written, &first_token)
-            rest_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, rest, kept)
-            return rest_text, PyBytes_FromStringAndSize(out, written)
+            written_out[0] = written
+            return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, rest, kept)
         finally:
             free(rest)
             free(chars)
-            free(out)
             free(route)
             free(route_end)
             free(scores)

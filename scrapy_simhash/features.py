@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapy_simhash.simhash import segment_hashes, string_hashes
+from scrapy_simhash.simhash import POLY_BASE, segment_hashes, string_hashes
 from scrapy_simhash.stopwords import STOP_WORDS
 
 FEATURE_KINDS = ("words", "shingles", "chars")
@@ -229,9 +229,9 @@ def token_hash_counts(text: str, *, fold_traditional: bool = False, segment_chin
         data = np.frombuffer(text.encode("ascii").lower(), dtype=np.uint8)
         return _counted([(data, _WORD_BYTE[data])])
     if segment_chinese and not fold_traditional and _JIEBA_RUN.search(text, 0, 256):
-        parts = _chinese_parts(text)
-        if parts is not None:
-            return _counted(parts)
+        chinese = _chinese_parts(text)
+        if chinese is not None:
+            return _counted(*chinese)
     folded = _fold(text, fold_traditional)
     data = np.frombuffer(folded.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     in_token = _non_cjk_token_bytes(data)
@@ -240,31 +240,33 @@ def token_hash_counts(text: str, *, fold_traditional: bool = False, segment_chin
     return _counted([_joined(_cjk_tokens(folded, segment_chinese))])
 
 
-def _chinese_parts(text: str) -> list[tuple[np.ndarray, np.ndarray]] | None:
+def _chinese_parts(
+    text: str,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray | None] | None:
     """Tokens of text with Chinese, folding only what lies between the Han runs; None: unsure.
 
     Characters of jieba's Han range are left as they are by NFKC and case folding, so folding
     the text between the runs and segmenting the runs gives the tokens of the folded text,
     unless that folding itself produced ideographs (NFKC maps e.g. Kangxi radicals to Han
     characters, which could join runs): then None, and the caller folds the whole text.
+    Returns ``_counted``'s arguments: the compiled cut hashes the Han tokens itself.
     """
-    rest, tokens = _split_cut(text)
+    cut = _compiled_cut()
+    han_parts: list[tuple[np.ndarray, np.ndarray]] = []
+    han_hashes = None
+    if cut is not None:
+        rest, hashed = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)
+        han_hashes = np.frombuffer(hashed, dtype=np.uint64)
+    else:
+        parts = _JIEBA_RUN.split(text)  # odd items are the Han runs
+        rest = " ".join(parts[::2])
+        joined = np.frombuffer(_cut_joined("\n".join(parts[1::2])), dtype=np.uint8)
+        han_parts.append((joined, joined != ord(_TOKEN_SEPARATOR)))
     data = np.frombuffer(_fold_quick(rest, False).encode("utf-8", "surrogatepass"), np.uint8)
     in_token = _non_cjk_token_bytes(data)
     if in_token is None:
         return None
-    joined = np.frombuffer(tokens, dtype=np.uint8)
-    return [(data, in_token), (joined, joined != ord(_TOKEN_SEPARATOR))]
-
-
-def _split_cut(text: str) -> tuple[str, bytes]:
-    """The text with each jieba-range Han run replaced by a space, and ``_cut_joined`` of the
-    runs joined by newlines (one pass in C when the compiled cut is there)."""
-    cut = _compiled_cut()
-    if cut is not None:
-        return cut.split_cut(text)
-    parts = _JIEBA_RUN.split(text)  # odd items are the Han runs
-    return " ".join(parts[::2]), _cut_joined("\n".join(parts[1::2]))
+    return [(data, in_token), *han_parts], han_hashes
 
 
 def _joined(tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -274,12 +276,15 @@ def _joined(tokens: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return data, data != ord(_TOKEN_SEPARATOR)
 
 
-def _counted(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct content-token hashes and counts over ``(utf8_bytes, byte_is_in_a_token)`` parts."""
+def _counted(
+    parts: list[tuple[np.ndarray, np.ndarray]], hashed: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct content-token hashes and counts over ``(utf8_bytes, byte_is_in_a_token)`` parts
+    and the hashes of tokens already hashed (``hashed``)."""
     if len(parts) > 1:  # one buffer: numpy's per-call costs once (a non-token byte between)
         parts = [(np.concatenate([np.append(data, np.uint8(0)) for data, _ in parts]),
                   np.concatenate([np.append(in_token, False) for _, in_token in parts]))]
-    hashes = []
+    hashes = [] if hashed is None else [hashed]
     for data, in_token in parts:
         starts, ends = _token_bounds(in_token)
         lengths = ends - starts

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+from unittest import mock
 
 import jieba
+import numpy as np
 import pytest
 import rjieba
 from hypothesis import given, settings
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from scrapy_simhash import features
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
+from scrapy_simhash.simhash import POLY_BASE, segment_hashes
 
 try:
     from scrapy_simhash import _jieba
@@ -102,6 +105,45 @@ def test_split_cut_equals_the_regular_expression_split(text):
     parts = HAN_RUN.split(text)
     assert rest == " ".join(parts[::2])
     assert tokens == _jieba_cut().joined("\n".join(parts[1::2]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(FREQUENT + "\n"), ANY_HAN, st.characters())))
+def test_split_hashes_are_the_hashes_of_split_cuts_tokens(text):
+    cut = _jieba_cut()
+    rest, tokens = cut.split_cut(text)
+    hashed_rest, hashed = cut.split_hashes(text, POLY_BASE, features.MAX_TOKEN_CHARS)
+    data = np.frombuffer(tokens, dtype=np.uint8)
+    starts, ends = features._token_bounds(data != ord("\n"))
+    short = (ends - starts) // 3 <= features.MAX_TOKEN_CHARS
+    assert hashed_rest == rest
+    assert np.frombuffer(hashed, dtype=np.uint64).tolist() == segment_hashes(
+        data, starts[short], ends[short]
+    ).tolist()
+
+
+def test_tokens_longer_than_max_chars_are_left_out(cut):
+    text = "我来到北京清华大学，他来到了网易杭研大厦"
+    tokens = [token for token in jieba.lcut(text) if token != "，"]
+    for max_chars in (1, 2, 3, 40):
+        _, hashed = cut.split_hashes(text, POLY_BASE, max_chars)
+        assert len(hashed) // 8 == sum(1 for token in tokens if len(token) <= max_chars)
+
+
+def test_fingerprint_counts_do_not_depend_on_the_build(cut, corpora_root):
+    """token_hash_counts with the compiled cut equals the rjieba path on every Chinese page."""
+    checked = 0
+    for page in iter_pages(root=corpora_root, with_truth_text=True):
+        text = page.truth_text or ""
+        if not HAN_RUN.search(text):
+            continue
+        compiled = features.token_hash_counts(text)
+        with mock.patch.object(features, "_compiled_cut", lambda: None):
+            fallback = features.token_hash_counts(text)
+        assert compiled[0].tolist() == fallback[0].tolist(), page.id
+        assert compiled[1].tolist() == fallback[1].tolist(), page.id
+        checked += 1
+    assert checked > 50
 
 
 def test_refuses_what_is_not_a_han_run(cut):
