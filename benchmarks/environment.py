@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
 from importlib import metadata
@@ -11,6 +12,7 @@ PACKAGES = [
     "scrapy-simhash", "scrapy", "twisted", "lxml", "numpy", "jieba", "rjieba", "simhash",
     "datasketch", "trafilatura", "readability-lxml", "resiliparse", "redis", "scrapy-redis",
 ]
+COMPILED = ["scrapy_simhash.extract._speedups", "scrapy_simhash._jieba"]
 
 
 def cpu_model() -> str:
@@ -40,6 +42,14 @@ def main() -> None:
         except metadata.PackageNotFoundError:
             versions.append(f"{name} (not installed)")
     print(f"- packages: {', '.join(versions)}")
+    built = []
+    for module in COMPILED:
+        try:
+            importlib.import_module(module)
+            built.append(f"{module} (built)")
+        except ImportError:
+            built.append(f"{module} (missing: the Python fallback runs)")
+    print(f"- compiled modules: {', '.join(built)}")
 
 
 if __name__ == "__main__":
