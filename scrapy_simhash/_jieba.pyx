@@ -54,6 +54,43 @@ ctypedef struct Prefix:
 cdef double NOT_A_WORD = -1.0  # below any log(frequency >= 1)
 
 
+cdef class _Work:
+    """Scratch arrays for cutting one text of ``length`` characters, freed with the object."""
+
+    cdef int32_t* chars  # character offsets (-1: a newline)
+    cdef Py_UCS4* rest  # the text outside the Han runs
+    cdef char* out  # the tokens as UTF-8, newline-separated: at most 4 bytes a character
+    cdef double* route
+    cdef int32_t* route_end
+    cdef double* scores  # the HMM's, 4 a character
+    cdef unsigned char* back
+    cdef unsigned char* states
+
+    def __cinit__(self, Py_ssize_t length):
+        self.chars = <int32_t*> malloc(length * sizeof(int32_t) + 1)
+        self.rest = <Py_UCS4*> malloc(length * sizeof(Py_UCS4) + 1)
+        self.out = <char*> malloc(4 * length + 2)
+        self.route = <double*> malloc((length + 1) * sizeof(double))
+        self.route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
+        self.scores = <double*> malloc(4 * length * sizeof(double) + 1)
+        self.back = <unsigned char*> malloc(4 * length + 1)
+        self.states = <unsigned char*> malloc(length + 1)
+        if (self.chars is NULL or self.rest is NULL or self.out is NULL or self.route is NULL
+                or self.route_end is NULL or self.scores is NULL or self.back is NULL
+                or self.states is NULL):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.chars)
+        free(self.rest)
+        free(self.out)
+        free(self.route)
+        free(self.route_end)
+        free(self.scores)
+        free(self.back)
+        free(self.states)
+
+
 cdef class JiebaCut:
     """jieba's prefix dictionary as a trie (first character: an array; deeper: a hash table,
     one cache line per step) and its HMM tables, ready to cut Han runs."""
@@ -207,58 +244,34 @@ cdef class JiebaCut:
                 raise ValueError(f"not a Han run character: U+{code_point:04X}")
         if length == 0:
             return b""
-        cdef int32_t* chars = <int32_t*> malloc(length * sizeof(int32_t))
-        cdef char* out = <char*> malloc(4 * length)
-        cdef double* route = <double*> malloc((length + 1) * sizeof(double))
-        cdef int32_t* route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
-        cdef double* scores = <double*> malloc(4 * length * sizeof(double))
-        cdef unsigned char* back = <unsigned char*> malloc(4 * length)
-        cdef unsigned char* states = <unsigned char*> malloc(length)
-        try:
-            if (chars is NULL or out is NULL or route is NULL or route_end is NULL
-                    or scores is NULL or back is NULL or states is NULL):
-                raise MemoryError()
-            for i in range(length):
-                code_point = PyUnicode_READ(kind, data, i)
-                chars[i] = -1 if code_point == 10 else <int32_t> (code_point - HAN_FIRST)
-            start = 0
-            for i in range(length + 1):
-                if i == length or chars[i] < 0:
-                    if i > start:
-                        written = self._cut_run(chars + start, i - start, route, route_end,
-                                                scores, back, states, out, written,
-                                                &first_token)
-                    if i < length:  # the newline is a token of its own
-                        if not first_token:
-                            out[written] = 10
-                            written += 1
-                        out[written] = 10
+        cdef _Work work = _Work(length)
+        for i in range(length):
+            code_point = PyUnicode_READ(kind, data, i)
+            work.chars[i] = -1 if code_point == 10 else <int32_t> (code_point - HAN_FIRST)
+        start = 0
+        for i in range(length + 1):
+            if i == length or work.chars[i] < 0:
+                if i > start:
+                    written = self._cut_run(work, work.chars + start, i - start, written,
+                                            &first_token)
+                if i < length:  # the newline is a token of its own
+                    if not first_token:
+                        work.out[written] = 10
                         written += 1
-                        first_token = False
-                    start = i + 1
-            return PyBytes_FromStringAndSize(out, written)
-        finally:
-            free(chars)
-            free(out)
-            free(route)
-            free(route_end)
-            free(scores)
-            free(back)
-            free(states)
+                    work.out[written] = 10
+                    written += 1
+                    first_token = False
+                start = i + 1
+        return PyBytes_FromStringAndSize(work.out, written)
 
     def split_cut(self, str text):
         """``(rest, tokens)`` for any text: ``rest`` is the text with each run of jieba-range
         Han characters replaced by one space (``" ".join(re.split("([\u4e00-\u9fd5]+)",
         text)[::2])``), ``tokens`` is ``self.joined("\n".join(runs))``."""
         cdef Py_ssize_t written = 0
-        cdef char* out = <char*> malloc(4 * len(text) + 2)
-        if out is NULL:
-            raise MemoryError()
-        try:
-            rest = self._split(text, out, &written)
-            return rest, PyBytes_FromStringAndSize(out, written)
-        finally:
-            free(out)
+        cdef _Work work = _Work(len(text))
+        rest = self._split(text, work, &written)
+        return rest, PyBytes_FromStringAndSize(work.out, written)
 
     def split_hashes(self, str text, uint64_t base, Py_ssize_t max_chars):
         """``(rest, hashes)``: ``rest`` as from :meth:`split_cut`; ``hashes`` the polynomial
@@ -266,99 +279,73 @@ cdef class JiebaCut:
         of each token of at most ``max_chars`` characters, in order, as native uint64 bytes."""
         cdef Py_ssize_t written = 0, i, begin, count = 0
         cdef uint64_t value
-        cdef char* out = <char*> malloc(4 * len(text) + 2)
-        cdef uint64_t* hashes = NULL
-        if out is NULL:
-            raise MemoryError()
-        try:
-            rest = self._split(text, out, &written)
-            hashes = <uint64_t*> malloc((written // 3 + 1) * sizeof(uint64_t))
-            if hashes is NULL:
-                raise MemoryError()
-            i = 0
-            while i < written:
-                if out[i] == 10:
-                    i += 1
-                    continue
-                begin = i
-                value = 0
-                while i < written and out[i] != 10:
-                    value = value * base + <uint64_t> (<unsigned char> out[i]) + 1
-                    i += 1
-                if (i - begin) // 3 <= max_chars:  # 3 UTF-8 bytes a character
-                    hashes[count] = value
-                    count += 1
-            return rest, PyBytes_FromStringAndSize(<char*> hashes, count * sizeof(uint64_t))
-        finally:
-            free(out)
-            free(hashes)
+        cdef _Work work = _Work(len(text))
+        rest = self._split(text, work, &written)
+        cdef char* out = work.out
+        cdef uint64_t* hashes = <uint64_t*> work.scores  # free again: 8 bytes a character
+        i = 0
+        while i < written:
+            if out[i] == 10:
+                i += 1
+                continue
+            begin = i
+            value = 0
+            while i < written and out[i] != 10:
+                value = value * base + <uint64_t> (<unsigned char> out[i]) + 1
+                i += 1
+            if (i - begin) // 3 <= max_chars:  # 3 UTF-8 bytes a character
+                hashes[count] = value
+                count += 1
+        return rest, PyBytes_FromStringAndSize(<char*> hashes, count * sizeof(uint64_t))
 
-    cdef str _split(self, str text, char* out, Py_ssize_t* written_out):
-        """Fill ``out`` (4 bytes a character) with the tokens of the text's Han runs, as
-        :meth:`split_cut` returns them; return the rest."""
+    cdef str _split(self, str text, _Work work, Py_ssize_t* written_out):
+        """Fill ``work.out`` with the tokens of the text's Han runs, as :meth:`split_cut`
+        returns them; return the rest."""
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
         cdef Py_ssize_t length = len(text)
         cdef Py_ssize_t i, start, kept = 0, han = 0, written = 0
         cdef long code_point
         cdef bint first_token = True, first_run = True
-        written_out[0] = 0
-        if length == 0:
-            return ""
-        cdef Py_UCS4* rest = <Py_UCS4*> malloc(length * sizeof(Py_UCS4))
-        cdef int32_t* chars = <int32_t*> malloc(length * sizeof(int32_t))
-        cdef double* route = <double*> malloc((length + 1) * sizeof(double))
-        cdef int32_t* route_end = <int32_t*> malloc((length + 1) * sizeof(int32_t))
-        cdef double* scores = <double*> malloc(4 * length * sizeof(double))
-        cdef unsigned char* back = <unsigned char*> malloc(4 * length)
-        cdef unsigned char* states = <unsigned char*> malloc(length)
-        try:
-            if (rest is NULL or chars is NULL or route is NULL or route_end is NULL
-                    or scores is NULL or back is NULL or states is NULL):
-                raise MemoryError()
-            i = 0
-            while i < length:
+        i = 0
+        while i < length:
+            code_point = PyUnicode_READ(kind, data, i)
+            if code_point < HAN_FIRST or code_point > HAN_LAST:
+                work.rest[kept] = <Py_UCS4> code_point
+                kept += 1
+                i += 1
+                continue
+            start = han
+            while True:
+                work.chars[han] = <int32_t> (code_point - HAN_FIRST)
+                han += 1
+                i += 1
+                if i == length:
+                    break
                 code_point = PyUnicode_READ(kind, data, i)
                 if code_point < HAN_FIRST or code_point > HAN_LAST:
-                    rest[kept] = <Py_UCS4> code_point
-                    kept += 1
-                    i += 1
-                    continue
-                start = han
-                while True:
-                    chars[han] = <int32_t> (code_point - HAN_FIRST)
-                    han += 1
-                    i += 1
-                    if i == length:
-                        break
-                    code_point = PyUnicode_READ(kind, data, i)
-                    if code_point < HAN_FIRST or code_point > HAN_LAST:
-                        break
-                rest[kept] = 32  # the run becomes one space
-                kept += 1
-                if not first_run:  # the newline between two runs is a token of its own
-                    out[written] = 10
-                    out[written + 1] = 10
-                    written += 2
-                first_run = False
-                written = self._cut_run(chars + start, han - start, route, route_end, scores,
-                                        back, states, out, written, &first_token)
-            written_out[0] = written
-            return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, rest, kept)
-        finally:
-            free(rest)
-            free(chars)
-            free(route)
-            free(route_end)
-            free(scores)
-            free(back)
-            free(states)
+                    break
+            work.rest[kept] = 32  # the run becomes one space
+            kept += 1
+            if not first_run:  # the newline between two runs is a token of its own
+                work.out[written] = 10
+                work.out[written + 1] = 10
+                written += 2
+            first_run = False
+            written = self._cut_run(work, work.chars + start, han - start, written,
+                                    &first_token)
+        written_out[0] = written
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, work.rest, kept)
 
-    cdef Py_ssize_t _cut_run(self, int32_t* run, Py_ssize_t n, double* route,
-                             int32_t* route_end, double* scores, unsigned char* back,
-                             unsigned char* states, char* out, Py_ssize_t written,
-                             bint* first_token) noexcept nogil:
+    cdef Py_ssize_t _cut_run(self, _Work work, int32_t* run, Py_ssize_t n, Py_ssize_t written,
+                             bint* first_token) noexcept:
         """jieba's ``__cut_DAG`` of one Han run (character offsets); appends its tokens."""
+        cdef double* route = work.route
+        cdef int32_t* route_end = work.route_end
+        cdef double* scores = work.scores
+        cdef unsigned char* back = work.back
+        cdef unsigned char* states = work.states
+        cdef char* out = work.out
         cdef Py_ssize_t index, x, y, end, buffered
         cdef Prefix* prefix
         cdef double best, candidate
