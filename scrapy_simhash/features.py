@@ -232,7 +232,7 @@ def token_hash_counts(text: str, *, fold_traditional: bool = False, segment_chin
         chinese = _chinese_parts(text)
         if chinese is not None:
             return _counted(*chinese)
-    folded = _fold(text, fold_traditional)
+    folded = _fold_quick(text, fold_traditional)  # exactly _fold, mostly without NFKC
     data = np.frombuffer(folded.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     in_token = _non_cjk_token_bytes(data)
     if in_token is not None:
