@@ -1,9 +1,9 @@
 """Builds the compiled modules; the package's metadata is in pyproject.toml.
 
-``scrapy_simhash.extract._speedups`` (the extractor's walk) and ``scrapy_simhash._jieba`` (jieba's
-cut of Chinese text) are optional: where they cannot be built (no C compiler), setuptools goes on
-without them, and the package uses the same code in Python (the walk) or rjieba (the cut), with
-the same results, more slowly.
+``scrapy_simhash.extract._speedups`` (the extractor's walk), ``scrapy_simhash._jieba`` (jieba's cut
+of Chinese text) and ``scrapy_simhash._tokens`` (word hashes) are optional: where they cannot be
+built (no C compiler), setuptools goes on without them, and the package uses the same code in
+Python (the walk, the words) or rjieba (the cut), with the same results, more slowly.
 """
 
 from setuptools import Extension, setup
@@ -22,7 +22,10 @@ def extensions() -> list[Extension]:
     jieba_cut = Extension(
         "scrapy_simhash._jieba", ["scrapy_simhash/_jieba.pyx"], optional=True
     )
-    return cythonize([walk, jieba_cut], compiler_directives={"language_level": "3"}, quiet=True)
+    tokens = Extension("scrapy_simhash._tokens", ["scrapy_simhash/_tokens.pyx"], optional=True)
+    return cythonize(
+        [walk, jieba_cut, tokens], compiler_directives={"language_level": "3"}, quiet=True
+    )
 
 
 setup(ext_modules=extensions())

@@ -225,19 +225,45 @@ def token_hash_counts(text: str, *, fold_traditional: bool = False, segment_chin
     from the UTF-8 bytes of the text, with no Python object per word; tokens that come as strs
     (segmented Chinese) are joined by a newline and hashed the same way.
     """
-    if text.isascii():  # NFKC leaves ASCII alone and casefold is lower()
-        data = np.frombuffer(text.encode("ascii").lower(), dtype=np.uint8)
-        return _counted([(data, _WORD_BYTE[data])])
-    if segment_chinese and not fold_traditional and _JIEBA_RUN.search(text, 0, 256):
+    if segment_chinese and not fold_traditional and not text.isascii() and _JIEBA_RUN.search(
+        text, 0, 256
+    ):
         chinese = _chinese_parts(text)
         if chinese is not None:
             return _counted(*chinese)
+    if not fold_traditional:
+        hashed = _stable_word_hashes(text)
+        if hashed is not None:
+            return _counted([], hashed)
+    if text.isascii():  # NFKC leaves ASCII alone and casefold is lower()
+        data = np.frombuffer(text.encode("ascii").lower(), dtype=np.uint8)
+        return _counted([(data, _WORD_BYTE[data])])
     folded = _fold_quick(text, fold_traditional)  # exactly _fold, mostly without NFKC
     data = np.frombuffer(folded.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     in_token = _non_cjk_token_bytes(data)
     if in_token is not None:
         return _counted([(data, in_token)])
     return _counted([_joined(_cjk_tokens(folded, segment_chinese))])
+
+
+def _stable_word_hashes(text: str) -> np.ndarray | None:
+    """Hashes of the tokens of a text that folding leaves alone but for ASCII capitals, from
+    the compiled module (``_tokens``); None without it, or when the text has a character that
+    folding may change or a CJK ideograph."""
+    word_hashes = _compiled_word_hashes()
+    if word_hashes is None:
+        return None
+    hashed = word_hashes(text, _fold_traits(), _code_point_kinds(), POLY_BASE, MAX_TOKEN_CHARS)
+    return None if hashed is None else np.frombuffer(hashed, dtype=np.uint64)
+
+
+@lru_cache(maxsize=1)
+def _compiled_word_hashes():
+    try:
+        from scrapy_simhash._tokens import word_hashes
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return word_hashes
 
 
 def _chinese_parts(

@@ -1,0 +1,86 @@
+"""_tokens: word hashes read straight from a stable text equal those of the folding path.
+
+``features.token_hash_counts`` takes the compiled path for texts whose characters folding leaves
+alone (ASCII capitals aside); each test runs it with and without that path on the same text:
+every corpus page's visible text and ground truth, and generated text full of the characters
+that folding changes (capitals, ß, dotted I, Kelvin sign, ligatures, full-width forms, combining
+marks) or that end the compiled path (CJK, characters outside the Basic Multilingual Plane).
+"""
+
+from __future__ import annotations
+
+import os
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_simhash import features
+from scrapy_simhash.corpora import iter_pages
+from scrapy_simhash.extract import get_extractor
+
+try:
+    from scrapy_simhash import _tokens
+except ImportError:  # pragma: no cover - depends on the build
+    _tokens = None
+
+REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
+needs_module = pytest.mark.skipif(
+    _tokens is None and not REQUIRED, reason="the compiled module was not built"
+)
+
+
+def _both(text: str) -> tuple[list, list]:
+    compiled = features.token_hash_counts(text)
+    with mock.patch.object(features, "_compiled_word_hashes", lambda: None):
+        python = features.token_hash_counts(text)
+    return [a.tolist() for a in compiled], [a.tolist() for a in python]
+
+
+def test_compiled_module_is_built():
+    if _tokens is None:
+        if REQUIRED:
+            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._tokens is missing")
+        pytest.skip("the compiled module was not built (no C compiler?)")
+    assert features._compiled_word_hashes() is _tokens.word_hashes
+
+
+@needs_module
+def test_equals_the_folding_path_on_every_corpus_page(corpora_root):
+    whole_page = get_extractor("wholepage")
+    compiled_path = 0
+    for page in iter_pages(root=corpora_root):
+        for text in (whole_page(page.html, page.encoding, page.url), page.truth_text or ""):
+            compiled, python = _both(text)
+            assert compiled == python, page.id
+            compiled_path += features._stable_word_hashes(text) is not None
+    assert compiled_path > 300  # most non-Chinese pages take it
+
+
+FOLDED = ["A", "Z", "ß", "İ", "K", "ﬁ", "Ａ", "１", "é", "e\u0301", "Σ", "ς", "ǅ", "ⅷ", "²",
+          "\u00a0", "…", "—", "“", "中", "𝔘", "ا", "ä", "_", "-", " ", ".", "9", "x"]  # fmt: skip
+
+
+@needs_module
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FOLDED), st.text(max_size=3)), max_size=30))
+def test_equals_the_folding_path_on_generated_text(pieces):
+    compiled, python = _both("".join(pieces))
+    assert compiled == python
+
+
+@needs_module
+def test_long_words_and_single_letters_are_left_out():
+    text = "a " + "x" * 41 + " " + "y" * 40 + " é ab"
+    hashed = features._stable_word_hashes(text)
+    assert hashed is not None
+    assert len(hashed) == 3  # "y"*40, "é" (two UTF-8 bytes), "ab"
+
+
+@needs_module
+def test_texts_folding_would_change_are_left_to_the_folding_path():
+    assert features._stable_word_hashes("straße") is None  # casefold: "strasse"
+    assert features._stable_word_hashes("ﬁne") is None  # NFKC: "fine"
+    assert features._stable_word_hashes("北京 news") is None  # CJK: the Chinese path
+    assert features._stable_word_hashes("Café NEWS") is not None
