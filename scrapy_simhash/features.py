@@ -283,6 +283,9 @@ def _chinese_parts(
     if cut is not None:
         rest, hashed = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)
         han_hashes = np.frombuffer(hashed, dtype=np.uint64)
+        rest_hashes = _stable_word_hashes(rest)
+        if rest_hashes is not None:  # nothing to fold between the runs
+            return [], np.concatenate((han_hashes, rest_hashes))
     else:
         parts = _JIEBA_RUN.split(text)  # odd items are the Han runs
         rest = " ".join(parts[::2])
