@@ -459,8 +459,58 @@ def token_hash_batch(
     Han run lies past its first 256 characters also takes the Han-run path rather than the
     slower fallback: both give the tokens of the folded text (``tests/test_features.py`` checks
     them against ``count_tokens``). Both arrays have one entry per occurrence, grouped by text
-    in order (``text_numbers`` non-decreasing, int64).
+    in order (``text_numbers`` non-decreasing, int64). Texts the compiled modules can read
+    (:func:`_compiled_occurrences`) skip all of that.
     """
+    if not (segment_chinese and not fold_traditional and _compiled_word_hashes() is not None):
+        return _token_hash_batch(texts, fold_traditional, segment_chinese)
+    found: list[np.ndarray] = []
+    found_numbers: list[np.ndarray] = []
+    others: list[int] = []
+    for number, text in enumerate(texts):
+        hashed = _compiled_occurrences(text)
+        if hashed is None:
+            others.append(number)
+        else:
+            found.append(hashed)
+            found_numbers.append(np.full(len(hashed), number, dtype=np.int64))
+    if not found:
+        return _token_hash_batch(texts, fold_traditional, segment_chinese)
+    hashes = np.concatenate(found)
+    numbers = np.concatenate(found_numbers)
+    content = ~_stop_word_table().holds(hashes)
+    hashes, numbers = hashes[content], numbers[content]
+    if others:
+        other_hashes, other_numbers = _token_hash_batch(
+            [texts[number] for number in others], fold_traditional, segment_chinese
+        )
+        hashes = np.concatenate((hashes, other_hashes))
+        numbers = np.concatenate((numbers, np.asarray(others, dtype=np.int64)[other_numbers]))
+        order = np.argsort(numbers, kind="stable")
+        hashes, numbers = hashes[order], numbers[order]
+    return hashes, numbers
+
+
+def _compiled_occurrences(text: str) -> np.ndarray | None:
+    """Every token hash of one text (stop words included) from the compiled modules, or None
+    when a character needs folding as a string (or a module was not built)."""
+    hashed = _stable_word_hashes(text)  # None at the first CJK character, Han included
+    if hashed is not None:
+        return hashed
+    cut = _compiled_cut()
+    if cut is None:
+        return None
+    rest, han = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)  # as in the batch: Han
+    rest_hashes = _stable_word_hashes(rest)  # anywhere takes the Han-run path
+    if rest_hashes is None:
+        return None
+    return np.concatenate((np.frombuffer(han, dtype=np.uint64), rest_hashes))
+
+
+def _token_hash_batch(
+    texts: Sequence[str], fold_traditional: bool, segment_chinese: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`token_hash_batch` without the compiled modules: folding, classifying, hashing."""
     spaced = _SpacedParts()
     listed: list[tuple[int, bytes]] = []  # (text number, tokens joined by _TOKEN_SEPARATOR)
     han_runs: dict[int, list[str]] = {}
