@@ -10,8 +10,9 @@ OLDEST_PINS ?= "scrapy==2.13.0" "twisted<25.5"
 
 .PHONY: demo test test-newest test-oldest lint bench clean
 
-# The compiled module (setup.py) is rebuilt when its source changes.
-$(BIN)/.installed: pyproject.toml setup.py scrapy_simhash/extract/_speedups.pyx
+# The compiled modules (setup.py) are rebuilt when their sources change.
+PYX := $(wildcard scrapy_simhash/*.pyx scrapy_simhash/*/*.pyx)
+$(BIN)/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
@@ -23,7 +24,7 @@ demo: $(BIN)/.installed
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 
-$(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py scrapy_simhash/extract/_speedups.pyx
+$(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/pip install --quiet --upgrade pip
 	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese]"
@@ -43,4 +44,4 @@ bench: $(BIN)/.installed
 
 clean:
 	rm -rf $(VENV) $(OLDEST_VENV) build *.egg-info .pytest_cache .ruff_cache
-	rm -f scrapy_simhash/extract/_speedups.c scrapy_simhash/extract/_speedups.*.so
+	rm -f $(PYX:.pyx=.c) scrapy_simhash/*.so scrapy_simhash/*/*.so

@@ -221,9 +221,10 @@ def token_hash_counts(text: str, *, fold_traditional: bool = False, segment_chin
                       ) -> tuple[np.ndarray, np.ndarray]:
     """``count_tokens(text)`` keyed by each token's polynomial hash (``simhash.string_hashes``).
 
-    Returns the distinct hashes (sorted, uint64) and their counts. Words are hashed straight
-    from the UTF-8 bytes of the text, with no Python object per word; tokens that come as strs
-    (segmented Chinese) are joined by a newline and hashed the same way.
+    Returns the distinct hashes (sorted, uint64) and their counts. No Python object is made per
+    word: the compiled modules hash the words of text that folding leaves alone and the tokens
+    of jieba's cut as they find them; otherwise words are hashed from the UTF-8 bytes of the
+    folded text, and tokens that come as strs (rjieba) are joined by a newline and hashed so.
     """
     if segment_chinese and not fold_traditional and not text.isascii() and _JIEBA_RUN.search(
         text, 0, 256
