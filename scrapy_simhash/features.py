@@ -267,6 +267,17 @@ def _compiled_word_hashes():
     return word_hashes
 
 
+def _compiled_chinese(text: str) -> tuple[str, np.ndarray, np.ndarray | None] | None:
+    """From the compiled cut (None without it): the text with each Han run replaced by a space,
+    the hashes of the runs' tokens, and those of the words between them when nothing there
+    needs folding (else None)."""
+    cut = _compiled_cut()
+    if cut is None:
+        return None
+    rest, hashed = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)
+    return rest, np.frombuffer(hashed, dtype=np.uint64), _stable_word_hashes(rest)
+
+
 def _chinese_parts(
     text: str,
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray | None] | None:
@@ -278,13 +289,11 @@ def _chinese_parts(
     characters, which could join runs): then None, and the caller folds the whole text.
     Returns ``_counted``'s arguments: the compiled cut hashes the Han tokens itself.
     """
-    cut = _compiled_cut()
     han_parts: list[tuple[np.ndarray, np.ndarray]] = []
     han_hashes = None
-    if cut is not None:
-        rest, hashed = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)
-        han_hashes = np.frombuffer(hashed, dtype=np.uint64)
-        rest_hashes = _stable_word_hashes(rest)
+    compiled = _compiled_chinese(text)
+    if compiled is not None:
+        rest, han_hashes, rest_hashes = compiled
         if rest_hashes is not None:  # nothing to fold between the runs
             return [], np.concatenate((han_hashes, rest_hashes))
     else:
@@ -498,14 +507,10 @@ def _compiled_occurrences(text: str) -> np.ndarray | None:
     hashed = _stable_word_hashes(text)  # None at the first CJK character, Han included
     if hashed is not None:
         return hashed
-    cut = _compiled_cut()
-    if cut is None:
+    compiled = _compiled_chinese(text)  # as in the batch: Han anywhere takes the Han-run path
+    if compiled is None or compiled[2] is None:
         return None
-    rest, han = cut.split_hashes(text, POLY_BASE, MAX_TOKEN_CHARS)  # as in the batch: Han
-    rest_hashes = _stable_word_hashes(rest)  # anywhere takes the Han-run path
-    if rest_hashes is None:
-        return None
-    return np.concatenate((np.frombuffer(han, dtype=np.uint64), rest_hashes))
+    return np.concatenate(compiled[1:])
 
 
 def _token_hash_batch(
