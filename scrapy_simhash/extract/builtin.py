@@ -171,16 +171,17 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     drop = boilerplate.add
     heading_owner = [tag in HEADING_TAGS for tag in page.node_tag]
     in_table = in_tables(page)
-    punctuation_of = _punctuation
     legal = _is_legal
     scores = []
     append = scores.append
-    units_of, punctuation_counts = block_stats(page.block_text)
+    units_of, counted = block_stats(page.block_text)
+
+    def punctuation_of(index: int, text: str) -> int:
+        return counted[index] if counted is not None else _punctuation(text)
+
     for index, (text, units, link_chars, owner) in enumerate(
         zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
-        if punctuation_counts is not None:
-            punctuation = punctuation_counts[index]
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
             continue
@@ -192,8 +193,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
             chars = len(text) - text.count(" ")
             link_density = min(1.0, link_chars / chars) if chars > 0 else 0.0
             if link_density >= LINK_DENSITY_LIMIT and (
-                units < LINKED_PROSE_UNITS
-                or (punctuation if punctuation_counts is not None else _punctuation(text)) < 2
+                units < LINKED_PROSE_UNITS or punctuation_of(index, text) < 2
             ):  # a menu, a link list, a teaser title
                 append(-units * link_density)
                 continue
@@ -212,8 +212,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
         if units < TEASER_MAX_UNITS and text.rstrip().endswith(_ELLIPSES):
             append(-1.0)  # an excerpt cut off with "...": a teaser of another page
             continue
-        if punctuation_counts is None:
-            punctuation = punctuation_of(text)
+        punctuation = punctuation_of(index, text)
         if punctuation == 0:  # labels, titles, bylines, teasers: paragraphs have sentences
             append(-1.0 if units < UNPUNCTUATED_MAX_UNITS else units * 0.3)
             continue
