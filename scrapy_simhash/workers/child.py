@@ -1,7 +1,9 @@
 """The worker process: ``python -m scrapy_simhash.workers``.
 
-It reads frames from stdin and writes one frame per task to its stdout, in order. A frame is a
-4-byte big-endian length and a pickle. The first frame is ``("init", config)``: the crawl's
+It reads frames from stdin and writes one frame per task to its stdout, in order. A frame is an
+8-byte header (two big-endian lengths), a pickle (protocol 5) and the raw bytes of at most one
+out-of-band buffer: a page's body travels as a :class:`pickle.PickleBuffer`, so neither side copies
+it into or out of the pickle (PEP 574). The first frame is ``("init", config)``: the crawl's
 :class:`~scrapy_simhash.settings.SimhashConfig`, from which the worker builds the same detector
 as the crawl. Then tasks ``("page", url, body, content_type, encoding)`` (from which the
 worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way) and
@@ -23,12 +25,33 @@ import sys
 import time
 from typing import IO, Any
 
-HEADER = struct.Struct("!I")
+#: Lengths of the pickle and of the out-of-band bytes that follow it.
+HEADER = struct.Struct("!II")
+
+
+def frame_parts(message: Any) -> list[bytes]:
+    """A frame as byte strings to write in order; a :class:`pickle.PickleBuffer` of a bytes
+    object in ``message`` (at most one) is sent after the pickle as that very object, not copied
+    into it."""
+    buffers: list[pickle.PickleBuffer] = []
+    payload = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
+    if len(buffers) > 1:
+        raise ValueError("a frame carries at most one out-of-band buffer")
+    raw = b""
+    if buffers:
+        view = buffers[0].raw()
+        whole = isinstance(view.obj, bytes) and len(view.obj) == view.nbytes
+        raw = view.obj if whole else view.tobytes()
+    return [HEADER.pack(len(payload), len(raw)), payload, raw]
 
 
 def encode_frame(message: Any) -> bytes:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return HEADER.pack(len(payload)) + payload
+    return b"".join(frame_parts(message))
+
+
+def decode_frame(payload: bytes | bytearray, raw: bytes | bytearray) -> Any:
+    """The message of a frame's pickle and out-of-band bytes (see :func:`frame_parts`)."""
+    return pickle.loads(payload, buffers=(raw,))
 
 
 def read_frame(stream: IO[bytes]) -> Any | None:
@@ -36,11 +59,12 @@ def read_frame(stream: IO[bytes]) -> Any | None:
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
         return None
-    (length,) = HEADER.unpack(header)
+    length, raw_length = HEADER.unpack(header)
     payload = stream.read(length)
-    if len(payload) < length:
+    raw = stream.read(raw_length) if raw_length else b""
+    if len(payload) < length or len(raw) < raw_length:
         return None
-    return pickle.loads(payload)
+    return decode_frame(payload, raw)
 
 
 def _describe(error: BaseException) -> str:

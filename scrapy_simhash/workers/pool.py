@@ -27,7 +27,7 @@ from weakref import WeakKeyDictionary
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 
-from scrapy_simhash.workers.child import HEADER, encode_frame
+from scrapy_simhash.workers.child import HEADER, decode_frame, encode_frame, frame_parts
 from scrapy_simhash.workers.tasks import response_parts
 
 if TYPE_CHECKING:
@@ -115,20 +115,21 @@ class _WorkerProtocol(protocol.ProcessProtocol):
     def send(self, message: tuple, answer: Deferred | None = None) -> Deferred:
         """Queue a task; the Deferred fires with (signature, seconds) or fails."""
         answer = Deferred() if answer is None else answer
+        self.transport.writeSequence(frame_parts(message))  # the body is copied once, there
         if not self.pending:
             self.busy_since = self.pool.now()
         self.pending.append((answer, message))
-        self.transport.write(encode_frame(message))
         return answer
 
     def outReceived(self, data: bytes) -> None:
         self.buffer += data
         while len(self.buffer) >= HEADER.size:
-            (length,) = HEADER.unpack_from(self.buffer)
-            end = HEADER.size + length
+            length, raw_length = HEADER.unpack_from(self.buffer)
+            middle = HEADER.size + length
+            end = middle + raw_length
             if len(self.buffer) < end:
                 return
-            message = pickle.loads(self.buffer[HEADER.size:end])
+            message = decode_frame(self.buffer[HEADER.size:middle], self.buffer[middle:end])
             del self.buffer[:end]
             self._answer(message)
 
@@ -279,7 +280,8 @@ class WorkerPool:
     async def page_signature(self, response: Any) -> tuple[Any, float, str | None]:
         """(signature, seconds spent in the worker, note) of a Scrapy HTML response; see
         :func:`.tasks.page_signature`."""
-        return await self._submit(("page", *response_parts(response)))
+        url, body, content_type, encoding = response_parts(response)
+        return await self._submit(("page", url, pickle.PickleBuffer(body), content_type, encoding))
 
     async def text_signature(self, text: str) -> tuple[Any, float]:
         """(signature, seconds spent in the worker) of an item's text."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import pickle
 
 from scrapy_simhash.dedup import build_detector
 from scrapy_simhash.settings import SimhashConfig
-from scrapy_simhash.workers.child import encode_frame, read_frame, serve
+from scrapy_simhash.workers.child import encode_frame, frame_parts, read_frame, serve
 
 ARTICLE = (
     "<html><head><title>Tides</title></head><body><nav><a href='/'>Home</a></nav><article>"
@@ -70,3 +71,28 @@ def test_an_unusable_configuration_is_fatal():
 def test_end_of_input_ends_the_loop():
     assert _run() == []
     assert _run(("init", SimhashConfig())) == []
+
+
+def test_a_page_body_travels_out_of_band_as_the_very_bytes_object():
+    body = ARTICLE.encode() * 50
+    header, payload, raw = frame_parts(("page", "http://example.com/a", pickle.PickleBuffer(body)))
+    assert raw is body  # not copied into the pickle, nor out of it
+    assert len(payload) < 200
+    stream = io.BytesIO(header + payload + raw + encode_frame(("text", "next")))
+    assert read_frame(stream) == ("page", "http://example.com/a", body)
+    assert read_frame(stream) == ("text", "next")
+    assert read_frame(stream) is None
+
+
+def test_a_body_sent_out_of_band_gets_the_same_signature():
+    config = SimhashConfig()
+    page = ("page", "http://example.com/a", pickle.PickleBuffer(ARTICLE.encode()), "text/html",
+            None)
+    [(status, signature, _, _)] = _run(("init", config), page)
+    assert status == "ok"
+    assert signature == build_detector(config).signature_html(ARTICLE)
+
+
+def test_a_truncated_frame_reads_as_end_of_input():
+    frame = encode_frame(("page", "http://example.com/a", pickle.PickleBuffer(b"x" * 100)))
+    assert read_frame(io.BytesIO(frame[:-1])) is None
