@@ -1,9 +1,10 @@
 """Builds the compiled modules; the package's metadata is in pyproject.toml.
 
 ``scrapy_simhash.extract._speedups`` (the extractor's walk), ``scrapy_simhash._jieba`` (jieba's cut
-of Chinese text) and ``scrapy_simhash._tokens`` (word hashes) are optional: where they cannot be
-built (no C compiler), setuptools goes on without them, and the package uses the same code in
-Python (the walk, the words) or rjieba (the cut), with the same results, more slowly.
+of Chinese text), ``scrapy_simhash._tokens`` (word hashes) and ``scrapy_simhash.index._probe`` (the
+in-memory index's single-query probe) are optional: where they cannot be built (no C compiler),
+setuptools goes on without them, and the package uses the same code in Python or numpy (the walk,
+the words, the probe) or rjieba (the cut), with the same results, more slowly.
 """
 
 from setuptools import Extension, setup
@@ -23,8 +24,11 @@ def extensions() -> list[Extension]:
         "scrapy_simhash._jieba", ["scrapy_simhash/_jieba.pyx"], optional=True
     )
     tokens = Extension("scrapy_simhash._tokens", ["scrapy_simhash/_tokens.pyx"], optional=True)
+    probe = Extension(
+        "scrapy_simhash.index._probe", ["scrapy_simhash/index/_probe.pyx"], optional=True
+    )
     return cythonize(
-        [walk, jieba_cut, tokens], compiler_directives={"language_level": "3"}, quiet=True
+        [walk, jieba_cut, tokens, probe], compiler_directives={"language_level": "3"}, quiet=True
     )
 
 
