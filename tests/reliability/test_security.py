@@ -78,12 +78,19 @@ def test_no_unsafe_modules_or_calls():
 
 
 def test_pickle_is_only_read_from_the_workers_own_pipes():
-    """The two reviewed files unpickle only frames read from a worker's pipe."""
+    """Frames are unpickled in one place (child.decode_frame), from a worker's pipe only: the
+    child's stdin (read_frame) and the crawl's buffer of a worker's stdout (pool.outReceived)."""
+    child = (PACKAGE / "workers" / "child.py").read_text(encoding="utf-8")
+    loads = [line.strip() for line in child.splitlines() if "pickle.load" in line]
+    assert loads == ["return pickle.loads(payload, buffers=(raw,))"]
     for path in PICKLE_REVIEWED:
         source = path.read_text(encoding="utf-8")
-        loads = [line.strip() for line in source.splitlines() if "pickle.load" in line]
-        assert loads, path
-        assert all("self.buffer" in line or "payload" in line for line in loads), loads
+        callers = [line.strip() for line in source.splitlines() if "decode_frame(" in line
+                   and not line.lstrip().startswith(("def ", "from "))]
+        assert callers, path
+        assert all("self.buffer" in line or "payload, raw" in line for line in callers), callers
+    pool = (PACKAGE / "workers" / "pool.py").read_text(encoding="utf-8")
+    assert "pickle.load" not in pool
 
 
 def test_sql_text_interpolates_only_reviewed_identifiers():
