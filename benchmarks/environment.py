@@ -12,7 +12,12 @@ PACKAGES = [
     "scrapy-simhash", "scrapy", "twisted", "lxml", "numpy", "jieba", "rjieba", "simhash",
     "datasketch", "trafilatura", "readability-lxml", "resiliparse", "redis", "scrapy-redis",
 ]
-COMPILED = ["scrapy_simhash.extract._speedups", "scrapy_simhash._jieba", "scrapy_simhash._tokens"]
+COMPILED = [
+    "scrapy_simhash.extract._speedups",
+    "scrapy_simhash._jieba",
+    "scrapy_simhash._tokens",
+    "scrapy_simhash.index._probe",
+]
 
 
 def cpu_model() -> str:
