@@ -8,41 +8,29 @@ as Scrapy's parsel build it), generated markup and arbitrary Unicode text.
 from __future__ import annotations
 
 import dataclasses
-import os
 from unittest import mock
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
+from speedups import compiled_module, needs, require_built
 
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import builtin, segment
 from scrapy_simhash.extract.parsing import parse_html, to_text
 
-try:
-    from scrapy_simhash.extract import _speedups
-except ImportError:  # pragma: no cover - depends on the build
-    _speedups = None
-
-REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
-MISSING = "SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash.extract._speedups is missing"
+_speedups = compiled_module("scrapy_simhash.extract._speedups")
 
 
 def test_compiled_module_is_built():
     """CI sets SIMHASH_REQUIRE_SPEEDUPS=1: a build that silently left the module out fails."""
-    if _speedups is None:
-        if REQUIRED:
-            pytest.fail(MISSING)
-        pytest.skip("the compiled module was not built (no C compiler?): Python walk in use")
+    require_built(_speedups, "scrapy_simhash.extract._speedups", "the Python walk")
     assert segment._compiled_walk is _speedups.walk
     assert builtin._compiled_block_stats is _speedups.block_stats
 
 
-needs_speedups = pytest.mark.skipif(
-    _speedups is None and not REQUIRED, reason="the compiled module was not built"
-)
+needs_speedups = needs(_speedups)
 
 
 def _python_segment(root, **options) -> segment.Segmented:

@@ -8,7 +8,6 @@ words). ``split_cut`` is checked against the regular-expression split it replace
 
 from __future__ import annotations
 
-import os
 import re
 from unittest import mock
 
@@ -18,18 +17,14 @@ import pytest
 import rjieba
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from speedups import compiled_module, require_built
 
 from scrapy_simhash import features
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.simhash import POLY_BASE, segment_hashes
 
-try:
-    from scrapy_simhash import _jieba
-except ImportError:  # pragma: no cover - depends on the build
-    _jieba = None
-
-REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
+_jieba = compiled_module("scrapy_simhash._jieba")
 HAN_RUN = re.compile("([\u4e00-\u9fd5]+)")
 # Frequent characters: random strings of them are full of dictionary words and of ties.
 FREQUENT = (
@@ -49,10 +44,7 @@ def _reference(text: str) -> bytes:
 
 @pytest.fixture(scope="module")
 def cut():
-    if _jieba is None:
-        if REQUIRED:
-            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._jieba is missing")
-        pytest.skip("the compiled cut was not built (no C compiler?): rjieba in use")
+    require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
     compiled = features._compiled_cut()
     assert compiled is not None
     return compiled
@@ -152,8 +144,5 @@ def test_refuses_what_is_not_a_han_run(cut):
 
 
 def _jieba_cut():
-    if _jieba is None:
-        if REQUIRED:
-            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._jieba is missing")
-        pytest.skip("the compiled cut was not built")
+    require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
     return features._compiled_cut()

@@ -9,26 +9,18 @@ marks) or that end the compiled path (CJK, characters outside the Basic Multilin
 
 from __future__ import annotations
 
-import os
 from unittest import mock
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from speedups import compiled_module, needs, require_built
 
 from scrapy_simhash import features
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
 
-try:
-    from scrapy_simhash import _tokens
-except ImportError:  # pragma: no cover - depends on the build
-    _tokens = None
-
-REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
-needs_module = pytest.mark.skipif(
-    _tokens is None and not REQUIRED, reason="the compiled module was not built"
-)
+_tokens = compiled_module("scrapy_simhash._tokens")
+needs_module = needs(_tokens)
 
 
 def _both(text: str) -> tuple[list, list]:
@@ -39,10 +31,7 @@ def _both(text: str) -> tuple[list, list]:
 
 
 def test_compiled_module_is_built():
-    if _tokens is None:
-        if REQUIRED:
-            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash._tokens is missing")
-        pytest.skip("the compiled module was not built (no C compiler?)")
+    require_built(_tokens, "scrapy_simhash._tokens", "the folding path")
     assert features._compiled_word_hashes() is _tokens.word_hashes
 
 

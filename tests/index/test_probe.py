@@ -8,33 +8,23 @@ offset types the kernel also accepts.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 from unittest import mock
 
 import numpy as np
 import pytest
+from speedups import compiled_module, needs, require_built
 
 from scrapy_simhash.index import MemoryIndex, make_layout
 from scrapy_simhash.index import memory as memory_module
 from scrapy_simhash.index.memory import FingerprintTables
 
-try:
-    from scrapy_simhash.index import _probe
-except ImportError:  # pragma: no cover - depends on the build
-    _probe = None
-
-REQUIRED = os.environ.get("SIMHASH_REQUIRE_SPEEDUPS") == "1"
-needs_module = pytest.mark.skipif(
-    _probe is None and not REQUIRED, reason="the compiled module was not built"
-)
+_probe = compiled_module("scrapy_simhash.index._probe")
+needs_module = needs(_probe)
 
 
 def test_compiled_module_is_built():
-    if _probe is None:
-        if REQUIRED:
-            pytest.fail("SIMHASH_REQUIRE_SPEEDUPS=1, but scrapy_simhash.index._probe is missing")
-        pytest.skip("the compiled module was not built (no C compiler?)")
+    require_built(_probe, "scrapy_simhash.index._probe", "the numpy probe")
     assert memory_module._compiled_run_candidates is _probe.run_candidates
 
 
