@@ -77,7 +77,7 @@ def _payload(body: bytes, encoding: str | None) -> tuple[bytes, bool]:
 
     Bytes that already are UTF-8 go as they are (no decode and re-encode trip); when no label
     speaks against UTF-8 their validity is left to libxml2, which reports invalid bytes while
-    it parses (see :func:`_invalid_utf8`), instead of a full decode here.
+    it parses (see :func:`invalid_utf8`), instead of a full decode here.
     """
     if b"\x00" not in body:
         expectation = utf8_expectation(body, encoding)
@@ -97,7 +97,7 @@ def _encoded(source: str | bytes, encoding: str | None, max_bytes: int | None = 
 _LIBXML2_ERROR_CAP = 100
 
 
-def _invalid_utf8(parser: etree.HTMLParser, data: bytes) -> bool:
+def invalid_utf8(parser: etree.HTMLParser, data: bytes) -> bool:
     """True when the parse just done read ``data`` as UTF-8 and found it was not."""
     log = parser.error_log
     if any(entry.type == _INVALID_ENCODING for entry in log):
@@ -130,7 +130,7 @@ def parse_html(
             return None
         parser = _parser()
         root = etree.fromstring(data, parser)
-        if unverified and _invalid_utf8(parser, data):  # a page in a legacy charset, unlabelled
+        if unverified and invalid_utf8(parser, data):  # a page in a legacy charset, unlabelled
             data = _encoded(body, encoding)
             root = etree.fromstring(data, parser)
         if _depth_exceeded(parser):

@@ -91,7 +91,8 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
         try:
             note = None
             if task[0] == "page":
-                signature, note = page_signature(detector, rebuilt_response(*task[1:]))
+                response = rebuilt_response(*task[1:])
+                signature, note = page_signature(detector, response, own_copy=True)
             else:
                 signature = text_signature(detector, task[1])
             answer = ("ok", signature, time.perf_counter() - started, note)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 from scrapy.http import HtmlResponse
 
 from scrapy_simhash.corpora import iter_pages
@@ -13,6 +14,7 @@ from scrapy_simhash.workers.tasks import (
     page_signature,
     rebuilt_response,
     response_parts,
+    tree_from_body,
 )
 
 ARTICLE = ("<html><head><title>潮汐</title></head><body><article><h1>潮汐为什么会转向</h1>"
@@ -70,3 +72,74 @@ def test_every_corpus_page_gets_the_same_signature_in_a_worker(corpora_root):
             assert page_signature(detector, rebuilt) == page_signature(detector, response), page.id
             checked += 1
     assert checked > 900
+
+
+def _same_tree_or_declined(response: HtmlResponse) -> bool:
+    """tree_from_body gives the selector's very document, or declines; True when it did not
+    decline."""
+    fast = tree_from_body(response)
+    if fast is None:
+        return False
+    assert etree.tostring(fast, encoding="unicode") == etree.tostring(
+        response.selector.root, encoding="unicode"
+    )
+    return True
+
+
+def test_every_corpus_page_parsed_from_its_body_is_the_selectors_document(corpora_root):
+    detector = build_detector(SimhashConfig())
+    fast = checked = 0
+    for page in iter_pages():
+        for content_type in (f"text/html; charset={page.encoding}" if page.encoding else "",
+                             "text/html"):
+            response = _response(page.html, content_type)
+            rebuilt = rebuilt_response(*response_parts(response))
+            taken = _same_tree_or_declined(rebuilt)
+            fast += taken
+            checked += 1
+            if taken:
+                assert page_signature(detector, rebuilt, own_copy=True) == page_signature(
+                    detector, response
+                ), page.id
+    assert checked > 900
+    assert fast > checked / 2  # most of the web is UTF-8
+
+
+UTF8 = "text/html; charset=utf-8"
+
+
+@pytest.mark.parametrize(("body", "content_type"), [
+    (b"\xef\xbb\xbf" + ARTICLE.encode(), UTF8),  # byte-order mark
+    (ARTICLE.encode().replace(b"<h1>", b"<h1>\x00"), UTF8),  # NUL: parsel removes it
+    (("\u3000" + ARTICLE).encode(), UTF8),  # str.strip() removes more than bytes.strip()
+    (("\xa0" + ARTICLE).encode(), UTF8),
+    (("\x1c" + ARTICLE).encode(), UTF8),
+    ((ARTICLE + "\x85").encode(), UTF8),
+    (ARTICLE.encode().replace("潮".encode(), b"\xe6\xbd"), UTF8),  # invalid UTF-8
+    (ARTICLE.encode("gbk"), "text/html; charset=gbk"),
+    (ARTICLE.encode("gbk"), UTF8),  # mislabelled: not UTF-8 at all
+    (ARTICLE.encode(), "text/html; charset=zlib"),  # Scrapy cannot decode it
+])
+def test_declines_where_the_selector_would_read_other_bytes(body, content_type):
+    response = _response(body, content_type)
+    assert tree_from_body(response) is None
+    detector = build_detector(SimhashConfig())
+    assert page_signature(detector, response, own_copy=True) == page_signature(
+        detector, _response(body, content_type)
+    )
+
+
+@pytest.mark.parametrize(("body", "content_type"), [
+    (ARTICLE.encode(), UTF8),
+    (ARTICLE.encode(), "text/html; charset=UTF8"),
+    (b"  \r\n\t" + ARTICLE.encode() + b"\n\n", UTF8),  # blanks both strips remove
+    (ARTICLE.replace("<head>", "<head><meta charset='utf-8'>").encode(), ""),  # in the page
+    (ARTICLE.encode().replace(b"<h1>", b"<h1>\x01"), UTF8),  # a control character, valid UTF-8
+])
+def test_parses_utf8_bodies_into_the_selectors_document(body, content_type):
+    response = _response(body, content_type)
+    assert _same_tree_or_declined(response) or b"\x01" in body
+    detector = build_detector(SimhashConfig())
+    assert page_signature(detector, response, own_copy=True) == page_signature(
+        detector, _response(body, content_type)
+    )
