@@ -21,9 +21,11 @@ counted (``skipped/error`` or ``skipped/too_short``), never raised.
 With worker processes (``SIMHASH_WORKERS``, see :mod:`scrapy_simhash.workers`)
 ``process_response`` returns a coroutine: the url, body, Content-Type and encoding go to a
 worker, which rebuilds the same ``HtmlResponse`` (so Scrapy decodes and parses it as here) and
-fingerprints ``response.selector``'s tree, while the reactor serves other downloads; the index
-lookup and the decision stay here, in the order the responses arrived. Without workers the page is
-fingerprinted inline from ``response.selector``, the tree the spider's callback then reuses.
+fingerprints ``response.selector``'s tree (or the same document parsed straight from a UTF-8 body:
+:func:`~scrapy_simhash.workers.tasks.tree_from_body`), while the reactor serves other
+downloads; the index lookup and the decision stay here, in the order the responses arrived.
+Without workers the page is fingerprinted inline from ``response.selector``, the tree the
+spider's callback then reuses.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ out-of-band buffer: a page's body travels as a :class:`pickle.PickleBuffer`, so 
 it into or out of the pickle (PEP 574). The first frame is ``("init", config)``: the crawl's
 :class:`~scrapy_simhash.settings.SimhashConfig`, from which the worker builds the same detector
 as the crawl. Then tasks ``("page", url, body, content_type, encoding)`` (from which the
-worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way) and
+worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way, or
+parses the same document straight from the body: ``tasks.tree_from_body``) and
 ``("text", text)``, each answered by ``("ok", signature, seconds, note)`` or
 ``("error", "Type: message", seconds, None)``. An unusable ``init`` is answered by
 ``("fatal", "Type: message", 0.0, None)`` and the worker exits. At end of input (the crawl
