@@ -55,7 +55,7 @@ def main() -> None:
     secret = sys.argv[1]
     token = open(secret, encoding="utf-8").read().strip()  # noqa: SIM115 - before the hook
     fingerprinters = [Fingerprinter(), Fingerprinter(extractor="wholepage")]
-    crawler = get_crawler(Spider, {})
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0})  # checked here, not in a coroutine
     crawler.spider = crawler._create_spider("audit")
     middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
     middleware.spider_opened()
