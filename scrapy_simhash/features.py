@@ -84,6 +84,22 @@ def _segmenter() -> Callable[[str], list[str]]:
     return lambda text: rjieba.cut(text, True)
 
 
+def _segment(runs: list[str]) -> list[str]:
+    """``jieba.lcut("\n".join(runs))`` for Han runs: from the compiled cut when it was built
+    (jieba cuts each run on its own, the newlines between them are tokens), else from rjieba,
+    which is then imported on first use."""
+    cut = _compiled_cut()
+    if cut is None:
+        return _segmenter()("\n".join(runs))
+    tokens: list[str] = []
+    for number, run in enumerate(runs):
+        if number:
+            tokens.append("\n")
+        if run:
+            tokens.extend(cut.joined(run).decode("utf-8").split("\n"))
+    return tokens
+
+
 def _cut_joined(runs: str) -> bytes:
     """``"\n".join(jieba.lcut(runs))`` as UTF-8, for Han runs joined by newlines: from the
     compiled cut (``_jieba``, no str per token) when it was built, else from rjieba."""
@@ -156,7 +172,7 @@ def raw_tokens(normalized: str, *, segment_chinese: bool = True) -> list[str]:
             _spaced_words(part, out)
     if not runs:
         return out
-    segmented = iter(_segmenter()("\n".join(runs)))
+    segmented = iter(_segment(runs))
     tokens: list[str] = []
     for token in out:
         if token != _RUN_MARK:
@@ -204,7 +220,7 @@ def count_tokens(text: str, *, fold_traditional: bool = False, segment_chinese: 
         counts = Counter(_WORD.findall(folded))
     elif segment_chinese and _JIEBA_RUN.search(folded):
         runs = _JIEBA_RUN.findall(folded)
-        counts = Counter(_segmenter()("\n".join(runs)))
+        counts = Counter(_segment(runs))
         counts.update(_NON_JIEBA_TOKEN.findall(_JIEBA_RUN.sub(" ", folded)))
         counts.pop("\n", None)
     else:
@@ -385,7 +401,7 @@ def _code_point_kinds() -> np.ndarray:
 def _cjk_tokens(folded: str, segment_chinese: bool) -> list[str]:
     """All tokens (content or not, any order) of normalised text that holds CJK ideographs."""
     if segment_chinese and _JIEBA_RUN.search(folded):
-        tokens = _segmenter()("\n".join(_JIEBA_RUN.findall(folded)))
+        tokens = _segment(_JIEBA_RUN.findall(folded))
         tokens.extend(_NON_JIEBA_TOKEN.findall(_JIEBA_RUN.sub(" ", folded)))
         return tokens
     return raw_tokens(folded, segment_chinese=segment_chinese)

@@ -73,6 +73,7 @@ def test_equals_jieba_and_rjieba_on_every_corpus_page(cut, corpora_root):
             joined = cut.joined(text)
             assert joined == _reference(text), page.id
             assert joined == "\n".join(rjieba.cut(text, True)).encode(), page.id
+            assert features._segment(runs) == rjieba.cut(text, True), page.id
             checked += len(text)
     assert checked > 500_000
 
@@ -82,6 +83,12 @@ def test_equals_jieba_and_rjieba_on_every_corpus_page(cut, corpora_root):
 def test_equals_jieba_on_runs_of_frequent_characters(runs):
     text = "\n".join(runs)
     assert _jieba_cut().joined(text) == _reference(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=FREQUENT, max_size=30), min_size=1, max_size=4))
+def test_segmenting_runs_gives_jiebas_tokens_of_the_runs_joined_by_newlines(runs):
+    assert features._segment(runs) == jieba.lcut("\n".join(runs))
 
 
 @settings(max_examples=300, deadline=None)
