@@ -6,7 +6,7 @@ The fingerprint needs the tokens' bytes, not a Python str per token: for text ma
 Han characters (U+4E00..U+9FD5) and newlines, :meth:`JiebaCut.joined` returns exactly
 ``"\\n".join(jieba.lcut(text)).encode()``, computed with jieba's own dictionary and HMM tables,
 the same arithmetic in the same order (so the same ties), without one object per token.
-``tests/test_jieba_cut.py`` checks it against jieba and rjieba on every corpus text and on
+``tests/test_jieba.py`` checks it against jieba and rjieba on every corpus text and on
 generated text. Any other character is refused (ValueError) and the caller uses rjieba.
 """
 
@@ -52,6 +52,25 @@ ctypedef struct Prefix:
 
 
 cdef double NOT_A_WORD = -1.0  # below any log(frequency >= 1)
+
+
+cdef inline bint _is_ascii_space(unsigned char byte) noexcept nogil:
+    """What ``bytes.strip()`` strips: space, \\t, \\n, \\v, \\f, \\r."""
+    return byte == 32 or 9 <= byte <= 13
+
+
+cdef inline long long _digits(const unsigned char* data, Py_ssize_t first, Py_ssize_t stop
+                              ) noexcept nogil:
+    """The number ``data[first:stop]`` spells in 1 to 18 ASCII digits, else -1."""
+    cdef long long value = 0
+    cdef Py_ssize_t i
+    if stop <= first or stop - first > 18:
+        return -1
+    for i in range(first, stop):
+        if data[i] < 48 or data[i] > 57:
+            return -1
+        value = value * 10 + (data[i] - 48)
+    return value
 
 
 cdef class _Work:
@@ -123,28 +142,15 @@ cdef class JiebaCut:
         free(self.emit)
         free(self.table)
 
-    def __init__(self, words, long long total, dict start, dict trans, dict emit):
-        """``words``: (word, frequency) in dictionary order (later entries win, as in jieba);
-        ``total``: the sum of all frequencies; ``start``, ``trans``, ``emit``: jieba.finalseg's
-        ``start_P``, ``trans_P`` and ``emit_P``."""
-        cdef Py_ssize_t i, length
-        cdef Prefix* prefix
+    def __init__(self, bytes dictionary, dict start, dict trans, dict emit):
+        """``dictionary``: the bytes of a jieba dictionary file (``word frequency [tag]`` a
+        line), read as jieba's ``gen_pfdict`` reads it: each line stripped of ASCII whitespace,
+        the word up to the first space, the frequency up to the next, later lines winning;
+        ``start``, ``trans``, ``emit``: jieba.finalseg's ``start_P``, ``trans_P`` and
+        ``emit_P``. A line jieba would refuse raises ValueError naming it."""
         cdef int state, other
-        cdef long code_point
-        cdef long long frequency
+        cdef long long total = self._load_dictionary(dictionary)
         names = "BEMS"
-        cdef str word
-        for word, frequency in words:
-            length = len(word)
-            prefix = NULL
-            for i in range(length):
-                code_point = <Py_UCS4> word[i]
-                if code_point < HAN_FIRST or code_point > HAN_LAST:
-                    break  # its Han prefixes are in; the rest can never match a Han run
-                prefix = self._child(prefix, code_point - HAN_FIRST)
-            else:
-                if length:  # jieba: FREQ[word] = frequency; a word only when it is not 0
-                    prefix.word_log = log(<double> frequency) if frequency > 0 else NOT_A_WORD
         self.log_total = log(<double> total)
         for state in range(4):
             self.start[state] = start.get(names[state], MIN_FLOAT)
@@ -157,6 +163,52 @@ cdef class JiebaCut:
             for char_text, value in probabilities.items():
                 if len(char_text) == 1 and HAN_FIRST <= ord(char_text) <= HAN_LAST:
                     self.emit[state * HAN_COUNT + ord(char_text) - HAN_FIRST] = value
+
+    cdef long long _load_dictionary(self, bytes dictionary) except? -1:
+        """Add every word of the dictionary file; the sum of their frequencies."""
+        cdef const unsigned char* data = dictionary
+        cdef Py_ssize_t size = len(dictionary), i = 0, first, end, space, stop, line = 0
+        cdef long long total = 0, frequency
+        while i < size:
+            first = i
+            while i < size and data[i] != 10:
+                i += 1
+            end = i
+            i += 1
+            line += 1
+            while first < end and _is_ascii_space(data[first]):
+                first += 1
+            while end > first and _is_ascii_space(data[end - 1]):
+                end -= 1
+            space = first
+            while space < end and data[space] != 32:
+                space += 1
+            if space == end:  # no frequency (jieba: "not enough values to unpack")
+                raise ValueError(f"invalid dictionary entry at line {line}: "
+                                 f"{dictionary[first:end]!r}")
+            stop = space + 1
+            while stop < end and data[stop] != 32:
+                stop += 1
+            frequency = _digits(data, space + 1, stop)
+            if frequency < 0:  # not plain digits: as int() reads it, or ValueError
+                frequency = int(dictionary[space + 1:stop])
+            self._add_word(dictionary[first:space].decode("utf-8"), frequency)
+            total += frequency
+        return total
+
+    cdef int _add_word(self, str word, long long frequency) except -1:
+        """jieba: ``FREQ[word] = frequency`` (a word only when not 0) and its prefixes."""
+        cdef Py_ssize_t i, length = len(word)
+        cdef Prefix* prefix = NULL
+        cdef long code_point
+        for i in range(length):
+            code_point = <Py_UCS4> word[i]
+            if code_point < HAN_FIRST or code_point > HAN_LAST:
+                return 0  # its Han prefixes are in; the rest can never match a Han run
+            prefix = self._child(prefix, code_point - HAN_FIRST)
+        if length:
+            prefix.word_log = log(<double> frequency) if frequency > 0 else NOT_A_WORD
+        return 0
 
     cdef inline Prefix* _find(self, Prefix* parent, Py_ssize_t offset) noexcept nogil:
         """The prefix ``parent`` + character ``offset`` (``parent`` NULL: the empty one), or
@@ -224,6 +276,21 @@ cdef class JiebaCut:
                 table[slot] = old[i]
         self.table, self.mask = table, mask
         free(old)
+
+    def word_log(self, str word):
+        """log(frequency) of a Han word of the dictionary; None for any other string."""
+        cdef Prefix* prefix = NULL
+        cdef long code_point
+        if not word:
+            return None
+        for character in word:
+            code_point = <Py_UCS4> character
+            if code_point < HAN_FIRST or code_point > HAN_LAST:
+                return None
+            prefix = self._find(prefix, code_point - HAN_FIRST)
+            if prefix is NULL:
+                return None
+        return None if prefix.word_log == NOT_A_WORD else prefix.word_log
 
     @property
     def prefixes(self) -> int:

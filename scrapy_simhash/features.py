@@ -119,14 +119,8 @@ def _compiled_cut():
     import jieba
     from jieba.finalseg import prob_emit, prob_start, prob_trans
 
-    words: list[tuple[str, int]] = []
-    total = 0
-    with jieba.dt.get_dict_file() as dictionary:  # as jieba's gen_pfdict reads it
-        for line in dictionary:
-            word, frequency = line.strip().decode("utf-8").split(" ")[:2]
-            words.append((word, int(frequency)))
-            total += int(frequency)
-    return JiebaCut(words, total, prob_start.P, prob_trans.P, prob_emit.P)
+    with jieba.dt.get_dict_file() as dictionary:  # the file jieba's gen_pfdict reads
+        return JiebaCut(dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P)
 
 
 _RUN_MARK = "\x00"  # stands for one segmented Chinese run until its tokens are known

@@ -8,6 +8,7 @@ words). ``split_cut`` is checked against the regular-expression split it replace
 
 from __future__ import annotations
 
+import math
 import re
 from unittest import mock
 
@@ -26,6 +27,7 @@ from scrapy_simhash.simhash import POLY_BASE, segment_hashes
 
 _jieba = compiled_module("scrapy_simhash._jieba")
 HAN_RUN = re.compile("([\u4e00-\u9fd5]+)")
+HAN_WORD = re.compile("[\u4e00-\u9fd5]+$")
 # Frequent characters: random strings of them are full of dictionary words and of ties.
 FREQUENT = (
     "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过"
@@ -51,7 +53,49 @@ def cut():
 
 
 def test_the_dictionary_is_jiebas(cut):
-    assert cut.prefixes > 400_000  # prefixes of jieba's ~349,000 words, Han ones only
+    """Every Han entry of jieba's own prefix dictionary, words and bare prefixes (frequency 0)."""
+    jieba.initialize()
+    entries = {word: frequency for word, frequency in jieba.dt.FREQ.items() if HAN_WORD.match(word)}
+    assert cut.prefixes == len(entries) > 400_000  # prefixes of jieba's ~349,000 words
+    for word, frequency in entries.items():
+        assert cut.word_log(word) == (math.log(frequency) if frequency else None), word
+    assert cut.word_log("") is None and cut.word_log("中国a") is None
+
+
+def _tiny(dictionary: bytes):
+    from jieba.finalseg import prob_emit, prob_start, prob_trans
+
+    return _jieba.JiebaCut(dictionary, prob_start.P, prob_trans.P, prob_emit.P)
+
+
+def test_dictionary_lines_are_read_as_jiebas_gen_pfdict_reads_them(cut):
+    tiny = _tiny(
+        b"  \xe4\xb8\xad\xe5\x9b\xbd 7 ns\r\n"  # 中国: padded, a tag, CRLF
+        b"\xe4\xb8\xad 3\t\n"  # 中
+        b"\xe5\x9b\xbd\xe5\xae\xb6 +5\n"  # 国家: int("+5")
+        b"\xe5\xae\xb6 1_0\n"  # 家: int("1_0")
+        b"\xe5\xa4\xa7\xe5\xad\xa6 0\n"  # 大学: listed with 0, a prefix only
+        b"abc 9\n"  # no Han character: nothing to add
+        b"\xe4\xb8\xad 4"  # 中 again, no final newline: the later line wins
+    )
+    assert tiny.word_log("中国") == math.log(7)
+    assert tiny.word_log("中") == math.log(4)
+    assert tiny.word_log("国家") == math.log(5)
+    assert tiny.word_log("家") == math.log(10)
+    assert tiny.word_log("大学") is None and tiny.word_log("大") is None
+    assert tiny.word_log("国") is None  # a prefix of 国家, not a word
+    assert tiny.prefixes == 7  # 中 中国 国 国家 家 大 大学
+    assert tiny.joined("中国") == "中国".encode()
+
+
+@pytest.mark.parametrize(("dictionary", "line"), [
+    (b"\xe4\xb8\xad 3\n\n\xe5\x9b\xbd 2\n", 2),  # a blank line
+    (b"\xe4\xb8\xad\n", 1),  # no frequency
+    (b"\xe4\xb8\xad 3\n\xe5\x9b\xbd x\n", None),  # not a number: int()'s own message
+])
+def test_a_line_jieba_would_refuse_raises(cut, dictionary, line):
+    with pytest.raises(ValueError, match=f"line {line}:" if line else "invalid literal"):
+        _tiny(dictionary)
 
 
 def test_known_sentences(cut):
