@@ -89,14 +89,10 @@ class SimhashDownloaderMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SimhashDownloaderMiddleware:
         return cls(crawler)
 
-    def spider_opened(self, spider: Any = None) -> Coroutine[Any, Any, None] | None:
-        """Open the index and start the worker processes; with workers, a coroutine that
-        Scrapy awaits before the crawl begins (:meth:`.WorkerPool.started`)."""
+    def spider_opened(self, spider: Any = None) -> None:
         self.dedup.open()
-        if self.workers is None:
-            return None
-        self.workers.open("pages")
-        return self.workers.started()
+        if self.workers is not None:
+            self.workers.open("pages")
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
         if self.workers is not None:

@@ -24,7 +24,7 @@ from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Coroutine
+    from collections.abc import Awaitable
 
     from scrapy.crawler import Crawler
 
@@ -80,14 +80,10 @@ class SimhashPipeline:
     def from_crawler(cls, crawler: Crawler) -> SimhashPipeline:
         return cls(crawler)
 
-    def spider_opened(self, spider: Any = None) -> Coroutine[Any, Any, None] | None:
-        """Open the index and start the worker processes; with workers, a coroutine that
-        Scrapy awaits before the crawl begins (:meth:`.WorkerPool.started`)."""
+    def spider_opened(self, spider: Any = None) -> None:
         self.dedup.open()
-        if self.workers is None:
-            return None
-        self.workers.open("items")
-        return self.workers.started()
+        if self.workers is not None:
+            self.workers.open("items")
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
         if self.workers is not None:

@@ -106,7 +106,6 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.pending: deque[tuple[Deferred, tuple]] = deque()  # (answer, task)
         self.buffer = bytearray()
         self.alive = True
-        self.ready = False  # True once it has built its detector and can take tasks
         self.cause = "the worker process exited"
         self.busy_since: float | None = None  # when the task at the head of the queue started
 
@@ -136,10 +135,6 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def _answer(self, message: tuple) -> None:
         status, value, seconds, note = message
-        if status == "ready":
-            self.ready = True
-            self.pool.worker_ready()
-            return
         if status == "fatal":
             self.pool.worker_unusable(self, value)
             self.kill(f"it could not start: {value}")
@@ -198,7 +193,6 @@ class WorkerPool:
         self._closing = False
         self._watchdog: Any = None
         self._logged: set[str] = set()
-        self._ready_waiters: list[Deferred] = []
 
     @classmethod
     def of(cls, crawler: Crawler, config: SimhashConfig) -> WorkerPool | None:
@@ -246,52 +240,6 @@ class WorkerPool:
             self._watchdog.stop()
         for worker in self.workers:
             worker.close()
-        self._wake_ready_waiters()
-
-    async def started(self) -> None:
-        """Return once every worker started so far has built its detector, or has failed, or
-        after ``SIMHASH_WORKER_TIMEOUT`` seconds. The components wait for it at spider_opened,
-        so the crawl's first responses find warm workers instead of queueing behind their
-        start-up (imports, jieba's dictionary: most of a second)."""
-        if not self._starting():
-            return
-        from scrapy.utils.defer import maybe_deferred_to_future
-        from twisted.internet import reactor
-
-        waiter: Deferred = Deferred()
-        self._ready_waiters.append(waiter)
-        timeout = self.config.worker_timeout
-        began = reactor.seconds()
-        timer = reactor.callLater(timeout, self._start_timed_out, timeout)
-        try:
-            await maybe_deferred_to_future(waiter)
-        finally:
-            if timer.active():
-                timer.cancel()
-            self.crawler.stats.max_value("simhash/time/workers/start", reactor.seconds() - began)
-
-    def _starting(self) -> bool:
-        return not self._closing and self.usable and any(
-            worker.alive and not worker.ready for worker in self.workers
-        )
-
-    def worker_ready(self) -> None:
-        if not self._starting():
-            self._wake_ready_waiters()
-
-    def _start_timed_out(self, timeout: float) -> None:
-        self._log_once(
-            "slow start",
-            "Simhash: the worker processes were not ready after SIMHASH_WORKER_TIMEOUT=%g s; "
-            "the crawl starts anyway and its pages wait for them", timeout, level=logging.WARNING,
-        )
-        self._wake_ready_waiters()
-
-    def _wake_ready_waiters(self) -> None:
-        waiters, self._ready_waiters = self._ready_waiters, []
-        for waiter in waiters:
-            if not waiter.called:
-                waiter.callback(None)
 
     def _spawn(self) -> None:
         from twisted.internet import reactor
@@ -324,7 +272,7 @@ class WorkerPool:
         behind (more pages than they can take, or a CPU shared with other work), the crawl's own
         thread computes the next signature itself rather than let the queue grow: the crawl is
         never slower than inline work (counted in ``simhash/workers/overflow``)."""
-        if any(len(worker.pending) < MAX_QUEUED for worker in self._takers()):
+        if any(worker.alive and len(worker.pending) < MAX_QUEUED for worker in self.workers):
             return True
         self.crawler.stats.inc_value("simhash/workers/overflow")
         return False
@@ -343,16 +291,11 @@ class WorkerPool:
     async def _submit(self, message: tuple) -> tuple[Any, float, str | None]:
         from scrapy.utils.defer import maybe_deferred_to_future
 
-        takers = self._takers()
-        if not takers:
-            raise WorkerError("no worker process is running", retry_inline=True)
-        worker = min(takers, key=lambda other: len(other.pending))
-        return await maybe_deferred_to_future(worker.send(message))
-
-    def _takers(self) -> list[_WorkerProtocol]:
-        """The workers a task may go to: the ready ones (not one restarting), else all live ones."""
         alive = [worker for worker in self.workers if worker.alive]
-        return [worker for worker in alive if worker.ready] or alive
+        if not alive:
+            raise WorkerError("no worker process is running", retry_inline=True)
+        worker = min(alive, key=lambda other: len(other.pending))
+        return await maybe_deferred_to_future(worker.send(message))
 
     # -- failures ----------------------------------------------------------------------------
 
@@ -376,7 +319,6 @@ class WorkerPool:
             "computed in the crawl's own process instead (SIMHASH_WORKERS=%r)",
             error, self.config.workers,
         )
-        self._wake_ready_waiters()
 
     def worker_lost(self, worker: _WorkerProtocol, queued: list[tuple[Deferred, tuple]]) -> None:
         """Replace a lost worker (while restarts last) and hand its queued tasks on."""
@@ -401,10 +343,9 @@ class WorkerPool:
                 min(alive, key=lambda other: len(other.pending)).send(message, answer)
             else:
                 answer.errback(WorkerError(worker.cause, retry_inline=True))
-        self.worker_ready()  # a lost worker is no longer one to wait for
 
-    def _log_once(self, cause: str, message: str, *args: Any, level: int = logging.ERROR) -> None:
+    def _log_once(self, cause: str, message: str, *args: Any) -> None:
         if cause in self._logged:
             return
         self._logged.add(cause)
-        logger.log(level, message, *args, extra={"crawler": self.crawler})
+        logger.error(message, *args, extra={"crawler": self.crawler})

@@ -23,7 +23,6 @@ from scrapy_simhash.workers import WorkerPool, resolve_worker_count
 from scrapy_simhash.workers.pool import MAX_QUEUED
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
-GATED = "tests.workers.gated_extractor.extract"
 SLOW = "tests.workers.hostile_extractor.slow_in_worker"
 CRAWL_ONLY = "tests.workers.crawl_only_extractor.extract"
 
@@ -109,54 +108,6 @@ def test_workers_that_cannot_start_leave_the_work_to_the_crawl(tmp_path):
     assert crawl_stats["simhash/pages/checked"] == len(site.paths())
     assert "simhash/pages/skipped/worker_error" not in crawl_stats
     assert "simhash/workers/lost" not in crawl_stats
-
-
-def _gated_crawl(tmp_path: Path, monkeypatch, settings: dict):
-    """A crawl whose worker cannot finish starting until the test calls the returned ``open``."""
-    gate = tmp_path / "gate"
-    monkeypatch.setenv("SIMHASH_TEST_GATE", str(gate))
-    server = site.SiteServer().start()
-    process = start_crawl(server.url, tmp_path / "out", {
-        "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": GATED, **settings,
-    })
-    waiting = Path(f"{gate}.waiting")
-    deadline = time.monotonic() + 60
-    while not waiting.exists() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert waiting.exists(), logs(tmp_path / "out")  # the worker is starting: spider_opened ran
-    return server, process, gate.touch
-
-
-def test_the_crawl_begins_once_its_workers_are_ready(tmp_path, monkeypatch):
-    server, process, open_gate = _gated_crawl(tmp_path, monkeypatch, {})
-    try:
-        time.sleep(1.0)
-        assert server.requests == 0  # no page is fetched for a worker that cannot take it
-        open_gate()
-        assert process.wait(timeout=120) == 0, logs(tmp_path / "out")
-    finally:
-        server.stop()
-    crawl_stats = stats(tmp_path / "out", process.pid)
-    assert crawl_stats["simhash/time/workers/start"] >= 1.0
-    assert crawl_stats["simhash/pages/checked"] == len(site.paths())
-    assert "simhash/workers/overflow" not in crawl_stats
-
-
-def test_a_worker_slower_to_start_than_the_timeout_does_not_hold_the_crawl(
-    tmp_path, monkeypatch
-):
-    server, process, open_gate = _gated_crawl(tmp_path, monkeypatch, {"SIMHASH_WORKER_TIMEOUT": 2})
-    try:
-        wait_for_requests(server, 1, process)
-        assert server.requests >= 1  # begun while the worker was still starting
-        open_gate()
-        assert process.wait(timeout=120) == 0, logs(tmp_path / "out")
-    finally:
-        server.stop()
-    log = logs(tmp_path / "out")
-    assert "the worker processes were not ready after SIMHASH_WORKER_TIMEOUT=2 s" in log
-    crawl_stats = stats(tmp_path / "out", process.pid)
-    assert 2.0 <= crawl_stats["simhash/time/workers/start"] < 10
 
 
 def _worker_pids() -> set[int]:
