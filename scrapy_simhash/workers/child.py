@@ -5,7 +5,8 @@ It reads frames from stdin and writes one frame per task to its stdout, in order
 out-of-band buffer: a page's body travels as a :class:`pickle.PickleBuffer`, so neither side copies
 it into or out of the pickle (PEP 574). The first frame is ``("init", config)``: the crawl's
 :class:`~scrapy_simhash.settings.SimhashConfig`, from which the worker builds the same detector
-as the crawl. Then tasks ``("page", url, body, content_type, encoding)`` (from which the
+as the crawl, and answers ``("ready", None, 0.0, None)`` once it is built and warmed up. Then
+tasks ``("page", url, body, content_type, encoding)`` (from which the
 worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way, or
 parses the same document straight from the body: ``tasks.tree_from_body``) and
 ``("text", text)``, each answered by ``("ok", signature, seconds, note)`` or
@@ -87,6 +88,8 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
         sink.write(encode_frame(("fatal", _describe(error), 0.0, None)))
         sink.flush()
         return 1
+    sink.write(encode_frame(("ready", None, 0.0, None)))  # warmed up: send the pages now
+    sink.flush()
     while (task := read_frame(source)) is not None:
         started = time.perf_counter()
         try:

@@ -106,6 +106,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.pending: deque[tuple[Deferred, tuple]] = deque()  # (answer, task)
         self.buffer = bytearray()
         self.alive = True
+        self.ready = False  # True once it has built its detector: it gets tasks from then on
         self.cause = "the worker process exited"
         self.busy_since: float | None = None  # when the task at the head of the queue started
 
@@ -135,6 +136,9 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def _answer(self, message: tuple) -> None:
         status, value, seconds, note = message
+        if status == "ready":
+            self.ready = True
+            return
         if status == "fatal":
             self.pool.worker_unusable(self, value)
             self.kill(f"it could not start: {value}")
@@ -268,11 +272,19 @@ class WorkerPool:
         )
 
     def has_room(self) -> bool:
-        """Whether a worker has fewer than :data:`MAX_QUEUED` tasks waiting. When all are
-        behind (more pages than they can take, or a CPU shared with other work), the crawl's own
-        thread computes the next signature itself rather than let the queue grow: the crawl is
-        never slower than inline work (counted in ``simhash/workers/overflow``)."""
-        if any(worker.alive and len(worker.pending) < MAX_QUEUED for worker in self.workers):
+        """Whether a ready worker has fewer than :data:`MAX_QUEUED` tasks waiting.
+
+        While no worker is ready (they are starting: imports and jieba's dictionary take most
+        of a second, at the start of the crawl or after a restart) the crawl's own thread
+        computes the signatures instead of leaving its first pages to wait (counted in
+        ``simhash/workers/starting``). When all are behind (more pages than they can take, or a
+        CPU shared with other work) it does the same rather than let the queue grow: the crawl
+        is never slower than inline work (counted in ``simhash/workers/overflow``)."""
+        ready = self._takers(ready_only=True)
+        if not ready:
+            self.crawler.stats.inc_value("simhash/workers/starting")
+            return False
+        if any(len(worker.pending) < MAX_QUEUED for worker in ready):
             return True
         self.crawler.stats.inc_value("simhash/workers/overflow")
         return False
@@ -291,11 +303,17 @@ class WorkerPool:
     async def _submit(self, message: tuple) -> tuple[Any, float, str | None]:
         from scrapy.utils.defer import maybe_deferred_to_future
 
-        alive = [worker for worker in self.workers if worker.alive]
-        if not alive:
+        takers = self._takers()
+        if not takers:
             raise WorkerError("no worker process is running", retry_inline=True)
-        worker = min(alive, key=lambda other: len(other.pending))
+        worker = min(takers, key=lambda other: len(other.pending))
         return await maybe_deferred_to_future(worker.send(message))
+
+    def _takers(self, ready_only: bool = False) -> list[_WorkerProtocol]:
+        """The live workers that are ready, else (unless ``ready_only``) all live ones."""
+        alive = [worker for worker in self.workers if worker.alive]
+        ready = [worker for worker in alive if worker.ready]
+        return ready if ready or ready_only else alive
 
     # -- failures ----------------------------------------------------------------------------
 

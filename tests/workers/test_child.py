@@ -17,7 +17,11 @@ ARTICLE = (
 )
 
 
+READY = ("ready", None, 0.0, None)
+
+
 def _run(*messages) -> list:
+    """The worker's answers to the tasks, after its ready frame (checked here)."""
     source = io.BytesIO(b"".join(encode_frame(message) for message in messages))
     sink = io.BytesIO()
     serve(source, sink)
@@ -25,6 +29,8 @@ def _run(*messages) -> list:
     answers = []
     while (answer := read_frame(sink)) is not None:
         answers.append(answer)
+    if answers and answers[0][0] != "fatal":
+        assert answers.pop(0) == READY  # before any task's answer
     return answers
 
 
@@ -71,6 +77,14 @@ def test_an_unusable_configuration_is_fatal():
 def test_end_of_input_ends_the_loop():
     assert _run() == []
     assert _run(("init", SimhashConfig())) == []
+
+
+def test_the_worker_says_it_is_ready_once_its_detector_is_built():
+    sink = io.BytesIO()
+    serve(io.BytesIO(encode_frame(("init", SimhashConfig()))), sink)
+    sink.seek(0)
+    assert read_frame(sink) == READY
+    assert read_frame(sink) is None
 
 
 def test_a_page_body_travels_out_of_band_as_the_very_bytes_object():

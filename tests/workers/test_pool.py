@@ -23,13 +23,15 @@ from scrapy_simhash.workers import WorkerPool, resolve_worker_count
 from scrapy_simhash.workers.pool import MAX_QUEUED
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
+GATED = "tests.workers.gated_extractor.extract"
 SLOW = "tests.workers.hostile_extractor.slow_in_worker"
 CRAWL_ONLY = "tests.workers.crawl_only_extractor.extract"
 
 
-def _crawl(out: Path, settings: dict) -> tuple[dict[str, object], dict, str]:
-    """{path: fingerprint} of the kept pages, the stats, the log."""
-    server = site.SiteServer().start()
+def _crawl(out: Path, settings: dict, delay: float = 0.0) -> tuple[dict[str, object], dict, str]:
+    """{path: fingerprint} of the kept pages, the stats, the log (``delay``: the site's, a
+    response)."""
+    server = site.SiteServer(delay=delay).start()
     try:
         process = start_crawl(server.url, out, {"CONCURRENT_REQUESTS": 8, **settings})
         assert process.wait(timeout=120) == 0, logs(out)
@@ -91,7 +93,7 @@ def test_when_the_workers_fall_behind_the_crawl_computes_signatures_itself(tmp_p
     kept, crawl_stats, _ = _crawl(tmp_path, {
         "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": SLOW,
         "CONCURRENT_REQUESTS": 32, "CONCURRENT_REQUESTS_PER_DOMAIN": 32,  # > MAX_QUEUED
-    })
+    }, delay=0.5)  # responses come in bursts of 32, most of them once the worker is ready
     assert MAX_QUEUED < 32
     _assert_one_survivor_per_cluster(kept)
     assert crawl_stats["simhash/workers/overflow"] > 0
@@ -108,6 +110,33 @@ def test_workers_that_cannot_start_leave_the_work_to_the_crawl(tmp_path):
     assert crawl_stats["simhash/pages/checked"] == len(site.paths())
     assert "simhash/pages/skipped/worker_error" not in crawl_stats
     assert "simhash/workers/lost" not in crawl_stats
+
+
+def test_the_crawl_checks_its_pages_itself_while_its_worker_starts(tmp_path, monkeypatch):
+    gate = tmp_path / "gate"  # the worker cannot finish starting until the test opens it
+    monkeypatch.setenv("SIMHASH_TEST_GATE", str(gate))
+    server = site.SiteServer(delay=0.05).start()
+    try:
+        process = start_crawl(server.url, tmp_path / "out", {
+            "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": GATED, "CONCURRENT_REQUESTS": 2,
+        })
+        wait_for_requests(server, 40, process, limit=30)
+        assert server.requests >= 40, logs(tmp_path / "out")  # no page waits for the worker
+        assert process.poll() is None
+        gate.touch()
+        assert process.wait(timeout=120) == 0, logs(tmp_path / "out")
+    finally:
+        server.stop()
+    crawl_stats = stats(tmp_path / "out", process.pid)
+    checked = crawl_stats["simhash/pages/checked"]
+    assert checked == len(site.paths())
+    assert 30 <= crawl_stats["simhash/workers/starting"] < checked  # then the worker took over
+    assert "simhash/pages/skipped/worker_error" not in crawl_stats
+    kept = {}
+    for row in items(tmp_path / "out", process.pid):
+        parts = urlsplit(row["url"])
+        kept[parts.path + (f"?{parts.query}" if parts.query else "")] = row["simhash"]
+    _assert_one_survivor_per_cluster(kept)
 
 
 def _worker_pids() -> set[int]:
