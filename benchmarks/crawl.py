@@ -14,8 +14,10 @@ only would charge the plugin for every duplicate it finds). Throughput is the st
 per second between the pages done at the 10th and the 90th percentile, so that neither the filling
 of the pipeline (from cold, or, with workers, from the pages fetched while they start) nor its
 draining weighs on a crawl of a few hundred pages; the ratio from the first to the last page is
-printed too. jieba's dictionary is loaded before the crawl in both modes: a one-off cost per
-process. Prints medians over the runs, then where the plugin's time goes per page.
+printed too. One-off costs come before these crawls: jieba's dictionary is loaded in every mode,
+and the spider's first request waits until a worker is ready. Each run also times each mode's
+whole crawl from a cold start (a fresh process, nothing loaded: as ``scrapy crawl`` runs), where
+the start-up counts. Prints medians over the runs, then where the plugin's time goes per page.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ import json, sys, time
 from scrapy import Spider, Request, signals
 from scrapy.crawler import CrawlerProcess
 
-base, count, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+base, count, mode, start = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 plugin = mode != "off"
-from scrapy_simhash.fingerprint import Fingerprinter
-Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
+warm = start == "warm"
+if warm:  # one-off loads before the crawl, in every mode
+    from scrapy_simhash.fingerprint import Fingerprinter
+    Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
 times = []  # when the spider got a response, or heard that a page was dropped
 dropped = {}
 cpu_start = time.process_time()
@@ -56,6 +60,12 @@ class PagesSpider(Spider):
     name = "pages"
 
     async def start(self):
+        if warm and plugin:  # a worker's start-up is a one-off too: let it finish first
+            import asyncio
+            from scrapy_simhash.workers import WorkerPool
+            pool = WorkerPool.for_crawler(self.crawler)
+            while pool is not None and pool.available and not pool.ready:
+                await asyncio.sleep(0.01)
         for n in range(count):
             yield Request(f"{base}/p/{n}", errback=self.dropped)
 
@@ -139,17 +149,22 @@ def load_pages(lang: str) -> list[tuple[bytes, str]]:
     return pages
 
 
-def crawl_once(base: str, count: int, mode: str) -> dict:
+def crawl_once(base: str, count: int, mode: str, start: str = "warm") -> dict:
+    """One crawl in a fresh process; ``start="cold"``: as ``scrapy crawl`` starts, with nothing
+    loaded beforehand (``seconds_whole``: the process's wall time, start-up included)."""
+    began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode],
+        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode, start],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
+    whole_seconds = time.perf_counter() - began
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
     failures = {name: n for name, n in result["dropped"].items() if name != "NearDuplicatePage"}
     if failures or result["pages"] != count:
         raise RuntimeError(f"{mode} crawl: {result['pages']} of {count} pages, failures {failures}")
+    result["seconds_whole"] = whole_seconds
     return result
 
 
@@ -207,6 +222,7 @@ def main() -> int:
     args = parser.parse_args()
     rows = []
     profiles = {}
+    cold_seconds: dict[str, dict[str, float]] = {}
     for lang in args.langs.split(","):
         pages = load_pages(lang)
         queue: multiprocessing.Queue = multiprocessing.Queue()
@@ -215,6 +231,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{queue.get(timeout=30)}"
         rates: dict[str, list[float]] = {mode: [] for mode in MODES}
         whole: dict[str, list[float]] = {mode: [] for mode in MODES}
+        cold: dict[str, list[float]] = {mode: [] for mode in MODES}
         cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
         worker_ms: list[float] = []
         last_stats = {}
@@ -232,12 +249,15 @@ def main() -> int:
                             stats.get("simhash/time/pages/fingerprint", 0)
                             + stats.get("simhash/time/items/fingerprint", 0)
                         ) / result["pages"])
+                for mode in MODES:
+                    cold[mode].append(crawl_once(base, len(pages), mode, "cold")["seconds_whole"])
         finally:
             server.terminate()
             server.join()
         rate = {mode: statistics.median(values) for mode, values in rates.items()}
         rate["on, all pages"] = statistics.median(whole["on"]) / statistics.median(whole["off"])
         cpu_ms = {mode: statistics.median(values) for mode, values in cpu.items()}
+        cold_seconds[lang] = {mode: statistics.median(values) for mode, values in cold.items()}
         rows.append((lang, len(pages), rate, cpu_ms, statistics.median(worker_ms),
                      last_stats.get("simhash/workers/processes", 0),
                      last_stats.get("simhash/pages/dropped", 0)))
@@ -254,6 +274,14 @@ def main() -> int:
         print(f"| {lang} | {n} | {rate['off']:.1f} | {rate['on']:.1f} | {ratio:.2f} "
               f"| {goal:.2f} {verdict} | {rate['inline']:.1f} | {rate['inline'] / rate['off']:.2f} "
               f"| {workers} | {dropped} | {rate['on, all pages']:.2f} |")
+    print("\nThe whole crawl from a cold start (as `scrapy crawl`: start-up included), seconds, "
+          "median")
+    print("| lang | off | on (defaults) | on - off | inline | inline - off |")
+    print("|---|---|---|---|---|---|")
+    for lang, seconds in cold_seconds.items():
+        print(f"| {lang} | {seconds['off']:.2f} | {seconds['on']:.2f} "
+              f"| {seconds['on'] - seconds['off']:+.2f} | {seconds['inline']:.2f} "
+              f"| {seconds['inline'] - seconds['off']:+.2f} |")
     print("\nCPU per page, ms (medians): the crawl's own process, and the worker processes")
     print("| lang | crawl process, off | crawl process, on | crawl process, inline "
           "| workers, on |")

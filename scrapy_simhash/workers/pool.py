@@ -218,6 +218,16 @@ class WorkerPool:
             pool = cls._pools[crawler] = cls(crawler, config, size)
         return pool
 
+    @classmethod
+    def for_crawler(cls, crawler: Crawler) -> WorkerPool | None:
+        """The crawler's pool if its components made one (None: no workers, or not yet)."""
+        return cls._pools.get(crawler)
+
+    @property
+    def ready(self) -> bool:
+        """Whether a worker is ready to take tasks (until then the crawl computes signatures)."""
+        return bool(self._takers(ready_only=True))
+
     # -- lifecycle ---------------------------------------------------------------------------
 
     def open(self, component: str) -> None:

@@ -167,6 +167,16 @@ def test_workers_exit_when_the_crawl_is_killed(tmp_path):
         server.stop()
 
 
+def test_a_crawlers_pool_is_found_and_not_ready_before_its_workers_start():
+    crawler = get_crawler(settings_dict={})
+    assert WorkerPool.for_crawler(crawler) is None
+    pool = WorkerPool.of(crawler, SimhashConfig(workers=1))
+    assert WorkerPool.for_crawler(crawler) is pool
+    assert WorkerPool.of(crawler, SimhashConfig(workers=1)) is pool  # one per crawler
+    assert not pool.ready and not pool.has_room()  # none started: the crawl computes itself
+    assert crawler.stats.get_value("simhash/workers/starting") == 1
+
+
 def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
     crawler = get_crawler(settings_dict={})
     config = SimhashConfig(workers=1, fingerprint_kwargs={"extractor": lambda html, *_: ""})
