@@ -109,6 +109,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.ready = False  # True once it has built its detector: it gets tasks from then on
         self.cause = "the worker process exited"
         self.busy_since: float | None = None  # when the task at the head of the queue started
+        self.started = pool.now()
 
     def connectionMade(self) -> None:
         self.transport.write(encode_frame(("init", self.config)))
@@ -336,8 +337,12 @@ class WorkerPool:
         timeout = self.config.worker_timeout
         now = self.now()
         for worker in self.workers:
-            if worker.alive and worker.busy_since is not None and now - worker.busy_since > timeout:
+            if not worker.alive:
+                continue
+            if worker.busy_since is not None and now - worker.busy_since > timeout:
                 worker.kill(f"one task took longer than SIMHASH_WORKER_TIMEOUT={timeout:g} s")
+            elif not worker.ready and now - worker.started > timeout:
+                worker.kill(f"it was not ready after SIMHASH_WORKER_TIMEOUT={timeout:g} s")
 
     def worker_unusable(self, worker: _WorkerProtocol, error: str) -> None:
         self.usable = False
@@ -356,8 +361,8 @@ class WorkerPool:
             stats.inc_value("simhash/workers/lost")
             self._log_once(
                 worker.cause,
-                "Simhash: a worker process was lost (%s); the page or item it was on is kept "
-                "unchecked (simhash/*/skipped/worker_error) and a new worker is started "
+                "Simhash: a worker process was lost (%s); the page or item it was on, if any, is "
+                "kept unchecked (simhash/*/skipped/worker_error) and a new worker is started "
                 "(%d restarts left)",
                 worker.cause, MAX_RESTARTS - self.restarts,
             )

@@ -139,6 +139,26 @@ def test_the_crawl_checks_its_pages_itself_while_its_worker_starts(tmp_path, mon
     _assert_one_survivor_per_cluster(kept)
 
 
+def test_a_worker_that_never_gets_ready_is_replaced_and_the_crawl_goes_on(tmp_path, monkeypatch):
+    gate = tmp_path / "gate"  # never opened while the crawl runs
+    monkeypatch.setenv("SIMHASH_TEST_GATE", str(gate))
+    server = site.SiteServer(delay=0.05).start()
+    try:
+        process = start_crawl(server.url, tmp_path / "out", {
+            "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": GATED, "CONCURRENT_REQUESTS": 2,
+            "SIMHASH_WORKER_TIMEOUT": 1,
+        })
+        assert process.wait(timeout=120) == 0, logs(tmp_path / "out")
+    finally:
+        gate.touch()  # lets the last worker go
+        server.stop()
+    crawl_stats = stats(tmp_path / "out", process.pid)
+    assert crawl_stats["simhash/pages/checked"] == len(site.paths())  # all in the crawl itself
+    assert crawl_stats["simhash/workers/lost"] >= 2
+    assert crawl_stats["simhash/workers/restarted"] >= 2
+    assert "it was not ready after SIMHASH_WORKER_TIMEOUT=1 s" in logs(tmp_path / "out")
+
+
 def _worker_pids() -> set[int]:
     found = set()
     for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
