@@ -37,11 +37,16 @@ def _crawl(out: Path, settings: dict, delay: float = 0.0) -> tuple[dict[str, obj
         assert process.wait(timeout=120) == 0, logs(out)
     finally:
         server.stop()
+    return _kept(out, process.pid), stats(out, process.pid), logs(out)
+
+
+def _kept(out: Path, pid: int) -> dict[str, object]:
+    """{path: fingerprint} of the pages a crawl kept."""
     kept = {}
-    for row in items(out, process.pid):
+    for row in items(out, pid):
         parts = urlsplit(row["url"])
         kept[parts.path + (f"?{parts.query}" if parts.query else "")] = row["simhash"]
-    return kept, stats(out, process.pid), logs(out)
+    return kept
 
 
 def _survivors_per_cluster(kept: dict[str, object]) -> Counter:
@@ -132,11 +137,7 @@ def test_the_crawl_checks_its_pages_itself_while_its_worker_starts(tmp_path, mon
     assert checked == len(site.paths())
     assert 30 <= crawl_stats["simhash/workers/starting"] < checked  # then the worker took over
     assert "simhash/pages/skipped/worker_error" not in crawl_stats
-    kept = {}
-    for row in items(tmp_path / "out", process.pid):
-        parts = urlsplit(row["url"])
-        kept[parts.path + (f"?{parts.query}" if parts.query else "")] = row["simhash"]
-    _assert_one_survivor_per_cluster(kept)
+    _assert_one_survivor_per_cluster(_kept(tmp_path / "out", process.pid))
 
 
 def test_a_worker_that_never_gets_ready_is_replaced_and_the_crawl_goes_on(tmp_path, monkeypatch):
