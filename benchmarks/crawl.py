@@ -53,7 +53,7 @@ if warm:  # one-off loads before the crawl, in every mode
     from scrapy_simhash.fingerprint import Fingerprinter
     Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
 times = []  # when the spider got a response, or heard that a page was dropped
-dropped = {}
+errbacks = {}  # failures the spider's errback saw, by type
 cpu_start = time.process_time()
 
 class PagesSpider(Spider):
@@ -72,7 +72,7 @@ class PagesSpider(Spider):
     def dropped(self, failure):
         times.append(time.perf_counter())
         name = type(failure.value).__name__
-        dropped[name] = dropped.get(name, 0) + 1
+        errbacks[name] = errbacks.get(name, 0) + 1
 
     def parse(self, response):
         yield {
@@ -99,8 +99,7 @@ crawler.signals.connect(on_stop, signal=signals.engine_stopped)
 process.crawl(crawler)
 process.start()
 keep = {k: v for k, v in stats.items() if k.startswith("simhash/")}
-print(json.dumps({"pages": len(times), "seconds": max(times) - min(times), "stats": keep,
-                  "times": sorted(times), "dropped": dropped,
+print(json.dumps({"times": sorted(times), "errbacks": errbacks, "stats": keep,
                   "cpu": time.process_time() - cpu_start}))
 """
 
@@ -161,7 +160,9 @@ def crawl_once(base: str, count: int, mode: str, start: str = "warm") -> dict:
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    failures = {name: n for name, n in result["dropped"].items() if name != "NearDuplicatePage"}
+    result["pages"] = len(result["times"])
+    result["seconds"] = result["times"][-1] - result["times"][0]
+    failures = {name: n for name, n in result["errbacks"].items() if name != "NearDuplicatePage"}
     if failures or result["pages"] != count:
         raise RuntimeError(f"{mode} crawl: {result['pages']} of {count} pages, failures {failures}")
     result["seconds_whole"] = whole_seconds
