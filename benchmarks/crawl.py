@@ -17,7 +17,10 @@ draining weighs on a crawl of a few hundred pages; the ratio from the first to t
 printed too. One-off costs come before these crawls: jieba's dictionary is loaded in every mode,
 and the spider's first request waits until a worker is ready. Each run also times each mode's
 whole crawl from a cold start (a fresh process, nothing loaded: as ``scrapy crawl`` runs), where
-the start-up counts. Prints medians over the runs, then where the plugin's time goes per page.
+the start-up counts. Prints medians over the runs, then where the plugin's time goes per page:
+among others the crawl thread's CPU time per page in the steady window, and how much of it the
+full collections of Python's cyclic garbage collector took (every parsed page is freed by it:
+Scrapy's response and its cached selector refer to each other).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from scrapy_simhash.corpora import iter_pages  # noqa: E402
 GOALS = {"en": 0.9, "zh": 0.8}
 
 CRAWL_SCRIPT = r"""
-import json, sys, time
+import gc, json, sys, time
 from scrapy import Spider, Request, signals
 from scrapy.crawler import CrawlerProcess
 
@@ -52,9 +55,24 @@ warm = start == "warm"
 if warm:  # one-off loads before the crawl, in every mode
     from scrapy_simhash.fingerprint import Fingerprinter
     Fingerprinter().fingerprint_text("预热 jieba 的词典 warm up the dictionary " * 4)
-times = []  # when the spider got a response, or heard that a page was dropped
+times = []  # (when, the crawl thread's CPU seconds then): the spider got a response or heard
+             # that a page was dropped
 errbacks = {}  # failures the spider's errback saw, by type
+full_gcs = []  # (when, seconds) of each full collection of the cyclic garbage collector
 cpu_start = time.process_time()
+
+def on_gc(phase, info, began=[0.0]):
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        began[0] = time.perf_counter()
+    else:
+        full_gcs.append((began[0], time.perf_counter() - began[0]))
+
+gc.callbacks.append(on_gc)
+
+def done():
+    times.append((time.perf_counter(), time.thread_time()))
 
 class PagesSpider(Spider):
     name = "pages"
@@ -70,7 +88,7 @@ class PagesSpider(Spider):
             yield Request(f"{base}/p/{n}", errback=self.dropped)
 
     def dropped(self, failure):
-        times.append(time.perf_counter())
+        done()
         name = type(failure.value).__name__
         errbacks[name] = errbacks.get(name, 0) + 1
 
@@ -82,7 +100,7 @@ class PagesSpider(Spider):
         }
 
 def on_response(response, request, spider):
-    times.append(time.perf_counter())
+    done()
 
 settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
             "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
@@ -99,7 +117,9 @@ crawler.signals.connect(on_stop, signal=signals.engine_stopped)
 process.crawl(crawler)
 process.start()
 keep = {k: v for k, v in stats.items() if k.startswith("simhash/")}
-print(json.dumps({"times": sorted(times), "errbacks": errbacks, "stats": keep,
+times.sort()
+print(json.dumps({"times": [t for t, _ in times], "thread_cpu": [c for _, c in times],
+                  "full_gcs": full_gcs, "errbacks": errbacks, "stats": keep,
                   "cpu": time.process_time() - cpu_start}))
 """
 
@@ -169,13 +189,30 @@ def crawl_once(base: str, count: int, mode: str, start: str = "warm") -> dict:
     return result
 
 
+def steady_window(times: list[float]) -> tuple[int, int]:
+    """The pages at the 10th and the 90th percentile of completion times: the crawl's steady
+    state, without its first and last tenth, where the pipeline fills (from cold, or from pages
+    fetched while the workers started) and drains."""
+    return len(times) // 10, len(times) - 1 - len(times) // 10
+
+
 def steady_rate(times: list[float]) -> float:
-    """Pages per second between the pages at the 10th and the 90th percentile of completion
-    times: the crawl's steady state, without its first and last tenth, where the pipeline fills
-    (from cold, or from pages fetched while the workers started) and drains."""
-    last = len(times) - 1 - len(times) // 10
-    first = len(times) // 10
+    """Pages per second in the :func:`steady_window`."""
+    first, last = steady_window(times)
     return (last - first) / (times[last] - times[first])
+
+
+def steady_costs(result: dict) -> tuple[float, float]:
+    """Milliseconds per page in the :func:`steady_window`: the crawl thread's CPU time, and the
+    time of the full garbage collections that began in the window (part of that CPU time)."""
+    times = result["times"]
+    first, last = steady_window(times)
+    pages = last - first
+    cpu = result["thread_cpu"][last] - result["thread_cpu"][first]
+    full_gc = sum(
+        seconds for began, seconds in result["full_gcs"] if times[first] <= began < times[last]
+    )
+    return 1000 * cpu / pages, 1000 * full_gc / pages
 
 
 def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
@@ -225,6 +262,7 @@ def main() -> int:
     profiles = {}
     cold_seconds: dict[str, dict[str, float]] = {}
     first_to_last: dict[str, float] = {}  # on/off, from the first page to the last
+    steady_ms: dict[str, dict[str, tuple[float, ...]]] = {}  # (thread CPU, full GC) per page
     for lang in args.langs.split(","):
         pages = load_pages(lang)
         queue: multiprocessing.Queue = multiprocessing.Queue()
@@ -235,6 +273,7 @@ def main() -> int:
         whole: dict[str, list[float]] = {mode: [] for mode in MODES}
         cold: dict[str, list[float]] = {mode: [] for mode in MODES}
         cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
+        steady: dict[str, list[tuple[float, float]]] = {mode: [] for mode in MODES}
         worker_ms: list[float] = []
         last_stats = {}
         try:
@@ -244,6 +283,7 @@ def main() -> int:
                     rates[mode].append(steady_rate(result["times"]))
                     whole[mode].append(result["pages"] / result["seconds"])
                     cpu[mode].append(1000 * result["cpu"] / result["pages"])
+                    steady[mode].append(steady_costs(result))
                     stats = result["stats"]
                     if mode == "on":
                         last_stats = stats
@@ -259,6 +299,10 @@ def main() -> int:
         rate = {mode: statistics.median(values) for mode, values in rates.items()}
         cpu_ms = {mode: statistics.median(values) for mode, values in cpu.items()}
         cold_seconds[lang] = {mode: statistics.median(values) for mode, values in cold.items()}
+        steady_ms[lang] = {
+            mode: tuple(statistics.median(column) for column in zip(*values, strict=True))
+            for mode, values in steady.items()
+        }
         first_to_last[lang] = statistics.median(whole["on"]) / statistics.median(whole["off"])
         rows.append((lang, len(pages), rate, cpu_ms, statistics.median(worker_ms),
                      last_stats.get("simhash/workers/processes", 0),
@@ -291,6 +335,14 @@ def main() -> int:
     for lang, _, _, cpu_ms, worker, _, _ in rows:
         print(f"| {lang} | {cpu_ms['off']:.2f} | {cpu_ms['on']:.2f} | {cpu_ms['inline']:.2f} "
               f"| {worker:.2f} |")
+    print("\nThe crawl's thread in the steady window, ms per page (medians): CPU time, and the "
+          "full garbage collections within it")
+    print("| lang | CPU, off | CPU, on | CPU, inline | full GC, off | full GC, on "
+          "| full GC, inline |")
+    print("|---|---|---|---|---|---|---|")
+    for lang, modes in steady_ms.items():
+        print(f"| {lang} | " + " | ".join(f"{modes[mode][0]:.2f}" for mode in MODES) + " | "
+              + " | ".join(f"{modes[mode][1]:.2f}" for mode in MODES) + " |")
     print("\nWhere the plugin's time goes, ms per page (median / mean), outside the crawl")
     stages = list(next(iter(profiles.values())))
     print("| lang | " + " | ".join(stages) + " |")
