@@ -316,11 +316,15 @@ class FingerprintTables:
 
     def _probe_values(self, words: np.ndarray) -> np.ndarray:
         """Table-prefixed probe keys of (n, words) queries, query-major, flat uint64."""
-        keys = self.layout.keys_array(words)
+        return self._probes_of_keys(self.layout.keys_array(words)).ravel()
+
+    def _probes_of_keys(self, keys: np.ndarray) -> np.ndarray:
+        """The probes of table keys (one query's, or one row per query), in place of ``keys``'
+        last axis: each key prefixed with its table, then flipped by each probe mask."""
         keys |= self._prefix_array  # the masks below only touch key bits, never the prefix
-        probes = keys[:, self._probe_tables]
+        probes = keys[..., self._probe_tables]
         probes ^= self._probe_masks
-        return probes.ravel()
+        return probes
 
     def _occupancy(self) -> np.ndarray | None:
         """The occupancy bitmap of the sealed rows' keys (built now if needed), or None when
@@ -366,11 +370,7 @@ class FingerprintTables:
     def _query_probes(self, fingerprint: int) -> np.ndarray:
         """:meth:`_probe_values` of one fingerprint, its table keys computed in Python (numpy
         costs a microsecond per call even on one row)."""
-        keys = np.array(self.layout.keys(fingerprint), dtype=np.uint64)
-        keys |= self._prefix_array
-        probes = keys[self._probe_tables]
-        probes ^= self._probe_masks
-        return probes
+        return self._probes_of_keys(np.array(self.layout.keys(fingerprint), dtype=np.uint64))
 
     def _query_candidates(self, run: _Run, probes: np.ndarray) -> np.ndarray:
         """:meth:`_run_candidates` for the probes of a single query: compiled where built (one
