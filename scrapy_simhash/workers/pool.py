@@ -139,6 +139,13 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         status, value, seconds, note = message
         if status == "ready":
             self.ready = True
+            # Tasks handed to it while it started (from a lost worker) only begin now.
+            self.busy_since = self.pool.now() if self.pending else None
+            logger.info(
+                "Simhash: worker process %s is ready (%.1f s to start)",
+                self.transport.pid, self.pool.now() - self.started,
+                extra={"crawler": self.pool.crawler},
+            )
             return
         if status == "fatal":
             self.pool.worker_unusable(self, value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -63,7 +64,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.server.delay:
             time.sleep(self.server.delay)  # a slow site: crawls last long enough to be killed
         path = urlsplit(self.path)
-        page = body(path.path + (f"?{path.query}" if path.query else ""))
+        path = path.path + (f"?{path.query}" if path.query else "")
+        if self.server.before_page is not None:
+            self.server.before_page(path)  # a test holding a page back until it is time
+        page = body(path)
         if page is None:
             self.send_error(404)
             return
@@ -80,9 +84,12 @@ class _Handler(BaseHTTPRequestHandler):
 class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, delay: float = 0.0) -> None:
+    def __init__(
+        self, delay: float = 0.0, before_page: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.delay = delay
+        self.before_page = before_page
         self.requests = 0
         self._lock = threading.Lock()
 

@@ -8,8 +8,10 @@ import glob
 import logging
 import os
 import signal
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,18 +22,22 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers import WorkerPool, resolve_worker_count
-from scrapy_simhash.workers.pool import MAX_QUEUED
+from scrapy_simhash.workers.child import encode_frame
+from scrapy_simhash.workers.pool import MAX_QUEUED, _WorkerProtocol
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
 GATED = "tests.workers.gated_extractor.extract"
 SLOW = "tests.workers.hostile_extractor.slow_in_worker"
 CRAWL_ONLY = "tests.workers.crawl_only_extractor.extract"
+READY = "[scrapy_simhash.workers.pool] INFO: Simhash: worker process"
 
 
-def _crawl(out: Path, settings: dict, delay: float = 0.0) -> tuple[dict[str, object], dict, str]:
-    """{path: fingerprint} of the kept pages, the stats, the log (``delay``: the site's, a
-    response)."""
-    server = site.SiteServer(delay=delay).start()
+def _crawl(
+    out: Path, settings: dict, delay: float = 0.0, before_page: Callable[[str], None] | None = None
+) -> tuple[dict[str, object], dict, str]:
+    """{path: fingerprint} of the kept pages, the stats, the log (``delay``, ``before_page``: the
+    site's, see :class:`site.SiteServer`)."""
+    server = site.SiteServer(delay=delay, before_page=before_page).start()
     try:
         process = start_crawl(server.url, out, {"CONCURRENT_REQUESTS": 8, **settings})
         assert process.wait(timeout=120) == 0, logs(out)
@@ -75,11 +81,32 @@ def test_workers_give_the_fingerprints_of_the_inline_path(tmp_path):
     assert "simhash/workers/lost" not in pooled_stats
 
 
+def _each_hostile_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
+    """Holds back the page that crashes a worker and the one that hangs it until a worker that
+    met neither is ready (the first, then its replacement), as the crawl's log in ``out`` says:
+    pages that come while no worker is ready are checked by the crawl itself."""
+    lock = threading.Lock()
+    hostile: list[str] = []
+
+    def before_page(path: str) -> None:
+        if path not in ("/a/9", "/a/13"):
+            return
+        with lock:
+            hostile.append(path)
+            workers_needed = len(hostile)
+        deadline = time.monotonic() + 60
+        while logs(out).count(READY) < workers_needed and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    return before_page
+
+
 def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     kept, crawl_stats, log = _crawl(tmp_path, {
-        "SIMHASH_WORKERS": 1, "SIMHASH_WORKER_TIMEOUT": 1, "SIMHASH_EXTRACTOR": HOSTILE,
+        "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": HOSTILE,
+        "SIMHASH_WORKER_TIMEOUT": 3,  # a hang is found soon; a start on a busy CPU is not one
         "CONCURRENT_REQUESTS": 2,  # every page goes to the worker (no overflow to the crawl)
-    })
+    }, before_page=_each_hostile_page_for_a_ready_worker(tmp_path))
     assert "simhash/workers/overflow" not in crawl_stats
     _assert_one_survivor_per_cluster(kept)
     assert kept["/a/9"] is None and kept["/a/13"] is None  # kept unchecked
@@ -88,7 +115,7 @@ def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     assert crawl_stats["simhash/workers/restarted"] == 2
     assert log.count("a worker process was lost (the worker process exited)") == 1
     assert log.count("a worker process was lost (one task took longer than "
-                     "SIMHASH_WORKER_TIMEOUT=1 s)") == 1
+                     "SIMHASH_WORKER_TIMEOUT=3 s)") == 1
     # every other page was checked: the tasks queued behind the lost ones went to the new worker
     paths = site.paths()
     assert crawl_stats["simhash/pages/checked"] == len(paths) - 2
@@ -196,6 +223,40 @@ def test_a_crawlers_pool_is_found_and_not_ready_before_its_workers_start():
     assert WorkerPool.of(crawler, SimhashConfig(workers=1)) is pool  # one per crawler
     assert not pool.ready and not pool.has_room()  # none started: the crawl computes itself
     assert crawler.stats.get_value("simhash/workers/starting") == 1
+
+
+class _FakeTransport:
+    """A worker process's transport that remembers the signals sent to it."""
+
+    pid = 4242
+
+    def __init__(self) -> None:
+        self.signals: list[str] = []
+
+    def writeSequence(self, parts: list) -> None:
+        pass
+
+    def signalProcess(self, name: str) -> None:
+        self.signals.append(name)
+
+
+def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready():
+    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1, worker_timeout=1), 1)
+    clock = [100.0]
+    pool.now = lambda: clock[0]
+    worker = _WorkerProtocol(pool, pool.config)
+    worker.transport = _FakeTransport()
+    pool.workers.append(worker)
+    worker.send(("text", "queued behind a lost worker"))
+    clock[0] += 0.9  # its start-up: 0.9 s, within SIMHASH_WORKER_TIMEOUT
+    worker.outReceived(encode_frame(("ready", None, 0.0, None)))
+    clock[0] += 0.9  # 1.8 s after the task was queued, 0.9 s after the worker could begin it
+    pool._check_timeouts()
+    assert worker.transport.signals == []
+    clock[0] += 0.2
+    pool._check_timeouts()
+    assert worker.transport.signals == ["KILL"]
+    assert worker.cause == "one task took longer than SIMHASH_WORKER_TIMEOUT=1 s"
 
 
 def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
