@@ -118,10 +118,15 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         """Queue a task; the Deferred fires with (signature, seconds) or fails."""
         answer = Deferred() if answer is None else answer
         self.transport.writeSequence(frame_parts(message))  # the body is copied once, there
-        if not self.pending:
-            self.busy_since = self.pool.now()
         self.pending.append((answer, message))
+        if self.busy_since is None:  # it was idle (or is starting): this task is the head
+            self._time_head_task()
         return answer
+
+    def _time_head_task(self) -> None:
+        """Time the task at the head of the queue from now, once the worker can work on it (a
+        worker that is starting has not begun any)."""
+        self.busy_since = self.pool.now() if self.pending and self.ready else None
 
     def outReceived(self, data: bytes) -> None:
         self.buffer += data
@@ -139,8 +144,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         status, value, seconds, note = message
         if status == "ready":
             self.ready = True
-            # Tasks handed to it while it started (from a lost worker) only begin now.
-            self.busy_since = self.pool.now() if self.pending else None
+            self._time_head_task()  # tasks handed to it while it started begin now
             logger.info(
                 "Simhash: worker process %s is ready (%.1f s to start)",
                 self.transport.pid, self.pool.now() - self.started,
@@ -152,7 +156,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             self.kill(f"it could not start: {value}")
             return
         answer, _ = self.pending.popleft()
-        self.busy_since = self.pool.now() if self.pending else None
+        self._time_head_task()
         if status == "ok":
             answer.callback((value, seconds, note))
         else:

@@ -4,7 +4,8 @@
 copies (a tracking parameter, a print view), so a correct crawl keeps exactly one page per
 cluster. The hub ``/`` links to every page (crawls fetch it with ``dont_simhash``, so a rerun
 on a persistent index still reaches every page); each page links to a few others. The server
-counts requests so a test can act after the N-th one.
+counts requests so a test can act after the N-th one, and calls ``before_page(path)`` (when
+given) before it serves a page, so a test can hold one back until it is time.
 """
 
 from __future__ import annotations
