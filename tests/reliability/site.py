@@ -34,6 +34,12 @@ def paths() -> dict[str, int]:
     return found
 
 
+def site_path(url: str) -> str:
+    """The key of :func:`paths` for a URL (or a request's target): its path and query."""
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def hub() -> bytes:
     anchors = "".join(f'<li><a href="{path}">{path}</a></li>' for path in paths())
     return f"<html><body><ul>{anchors}</ul></body></html>".encode()
@@ -64,8 +70,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.count()
         if self.server.delay:
             time.sleep(self.server.delay)  # a slow site: crawls last long enough to be killed
-        path = urlsplit(self.path)
-        path = path.path + (f"?{path.query}" if path.query else "")
+        path = site_path(self.path)
         if self.server.before_page is not None:
             self.server.before_page(path)  # a test holding a page back until it is time
         page = body(path)

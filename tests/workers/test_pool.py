@@ -13,7 +13,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from reliability import site
@@ -48,11 +47,7 @@ def _crawl(
 
 def _kept(out: Path, pid: int) -> dict[str, object]:
     """{path: fingerprint} of the pages a crawl kept."""
-    kept = {}
-    for row in items(out, pid):
-        parts = urlsplit(row["url"])
-        kept[parts.path + (f"?{parts.query}" if parts.query else "")] = row["simhash"]
-    return kept
+    return {site.site_path(row["url"]): row["simhash"] for row in items(out, pid)}
 
 
 def _survivors_per_cluster(kept: dict[str, object]) -> Counter:
