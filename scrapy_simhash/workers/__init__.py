@@ -9,6 +9,8 @@ thread only pays for handing over the page's text and for the index lookup.
   not depend on where they were computed;
 - :mod:`.child`: the worker process (``python -m scrapy_simhash.workers``), a loop over
   length-prefixed pickles on its stdin and stdout;
+- :mod:`.pipe`: the write end of a worker's stdin, where each task goes out in one ``writev``
+  from the page's own bytes;
 - :mod:`.pool`: the crawl's side, a Twisted ``ProcessProtocol`` per worker and the pool that
   hands tasks to the least busy one, restarts crashed workers and kills stuck ones.
 """

@@ -15,7 +15,6 @@ replaced: the components fall back to computing signatures inline.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import pickle
@@ -27,7 +26,8 @@ from weakref import WeakKeyDictionary
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 
-from scrapy_simhash.workers.child import HEADER, decode_frame, encode_frame, frame_parts
+from scrapy_simhash.workers.child import HEADER, decode_frame, frame_parts
+from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.tasks import response_parts
 
 if TYPE_CHECKING:
@@ -44,8 +44,6 @@ WATCHDOG_INTERVAL = 1.0
 #: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
 #: default CONCURRENT_REQUESTS: a burst of responses waits for the worker; a backlog does not).
 MAX_QUEUED = 16
-#: Bytes of the pipe to each worker, where the system allows it.
-PIPE_SIZE = 1 << 20
 #: The most workers ``SIMHASH_WORKERS = "auto"`` starts.
 AUTO_MAX_WORKERS = 2
 
@@ -82,27 +80,14 @@ def resolve_worker_count(value: int | str) -> int:
     return max(0, min(AUTO_MAX_WORKERS, usable_cpus() - 1))
 
 
-def _widen_pipe(process: Any) -> None:
-    """Let a whole page fit in the pipe to the worker (Linux: 64 KiB by default, 1 MiB allowed):
-    one write per page instead of several rounds of the reactor."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        return
-    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
-    writer = getattr(process, "pipes", {}).get(0)
-    if set_size is None or writer is None:
-        return
-    with contextlib.suppress(OSError):
-        fcntl.fcntl(writer.fileno(), set_size, PIPE_SIZE)
-
-
 class _WorkerProtocol(protocol.ProcessProtocol):
-    """One worker process: its pending Deferreds, in the order the answers will come."""
+    """One worker process: its pending Deferreds, in the order the answers will come. Tasks go
+    to its stdin through ``writer`` (the pipe's write end, see :mod:`.pipe`)."""
 
-    def __init__(self, pool: WorkerPool, config: SimhashConfig) -> None:
+    def __init__(self, pool: WorkerPool, config: SimhashConfig, writer: FrameWriter) -> None:
         self.pool = pool
         self.config = config
+        self.writer = writer
         self.pending: deque[tuple[Deferred, tuple]] = deque()  # (answer, task)
         self.buffer = bytearray()
         self.alive = True
@@ -112,12 +97,12 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.started = pool.now()
 
     def connectionMade(self) -> None:
-        self.transport.write(encode_frame(("init", self.config)))
+        self.writer.write(frame_parts(("init", self.config)))
 
     def send(self, message: tuple, answer: Deferred | None = None) -> Deferred:
         """Queue a task; the Deferred fires with (signature, seconds) or fails."""
         answer = Deferred() if answer is None else answer
-        self.transport.writeSequence(frame_parts(message))  # the body is copied once, there
+        self.writer.write(frame_parts(message))  # the body goes from its own bytes to the pipe
         self.pending.append((answer, message))
         if self.busy_since is None:  # it was idle (or is starting): this task is the head
             self._time_head_task()
@@ -174,6 +159,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         if not self.alive:
             return
         self.alive = False
+        self.writer.abort()
         pending, self.pending = self.pending, deque()
         culprit = pending.popleft() if pending and self.pool.usable else None
         self.pool.worker_lost(self, list(pending))
@@ -189,8 +175,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def close(self) -> None:
         """End of input: the worker answers what it has, then exits."""
-        with contextlib.suppress(Exception):
-            self.transport.closeStdin()
+        self.writer.close()
 
 
 class WorkerPool:
@@ -270,15 +255,21 @@ class WorkerPool:
     def _spawn(self) -> None:
         from twisted.internet import reactor
 
-        worker = _WorkerProtocol(self, self.config)
+        read_end, write_end = open_pipe()  # its stdin: written by us, not by the transport
+        worker = _WorkerProtocol(self, self.config, FrameWriter(write_end, reactor))
         env = dict(os.environ)
         # The worker imports what the crawl imports (a custom extractor's module, say).
         env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
         command = [sys.executable, "-m", "scrapy_simhash.workers"]
-        process = reactor.spawnProcess(
-            worker, sys.executable, command, env=env, childFDs={0: "w", 1: "r", 2: 2}
-        )
-        _widen_pipe(process)
+        try:
+            reactor.spawnProcess(
+                worker, sys.executable, command, env=env, childFDs={0: read_end, 1: "r", 2: 2}
+            )
+        except BaseException:
+            worker.writer.abort()
+            raise
+        finally:
+            os.close(read_end)  # the child has its own copy
         self.workers.append(worker)
 
     # -- tasks -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers import WorkerPool, resolve_worker_count
 from scrapy_simhash.workers.child import encode_frame
+from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.pool import MAX_QUEUED, _WorkerProtocol
 
 HOSTILE = "tests.workers.hostile_extractor.crash_or_hang"
@@ -228,9 +229,6 @@ class _FakeTransport:
     def __init__(self) -> None:
         self.signals: list[str] = []
 
-    def writeSequence(self, parts: list) -> None:
-        pass
-
     def signalProcess(self, name: str) -> None:
         self.signals.append(name)
 
@@ -239,7 +237,8 @@ def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready():
     pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1, worker_timeout=1), 1)
     clock = [100.0]
     pool.now = lambda: clock[0]
-    worker = _WorkerProtocol(pool, pool.config)
+    read_end, write_end = open_pipe()
+    worker = _WorkerProtocol(pool, pool.config, FrameWriter(write_end))
     worker.transport = _FakeTransport()
     pool.workers.append(worker)
     worker.send(("text", "queued behind a lost worker"))
@@ -252,6 +251,8 @@ def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready():
     pool._check_timeouts()
     assert worker.transport.signals == ["KILL"]
     assert worker.cause == "one task took longer than SIMHASH_WORKER_TIMEOUT=1 s"
+    worker.writer.abort()
+    os.close(read_end)
 
 
 def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
