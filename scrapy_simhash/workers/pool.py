@@ -72,11 +72,12 @@ def usable_cpus() -> int:
 
 def resolve_worker_count(value: int | str) -> int:
     """``SIMHASH_WORKERS``: a count, or ``"auto"``: one CPU left to the crawl itself, at most
-    :data:`AUTO_MAX_WORKERS`, none on a single CPU or where child pipes are not POSIX."""
-    if value != "auto":
-        return int(value)
+    :data:`AUTO_MAX_WORKERS`, none on a single CPU. None at all where pipes are not POSIX ones
+    (a worker's stdin is a pipe the crawl writes itself, see :mod:`.pipe`)."""
     if os.name != "posix":
         return 0
+    if value != "auto":
+        return int(value)
     return max(0, min(AUTO_MAX_WORKERS, usable_cpus() - 1))
 
 

@@ -269,3 +269,10 @@ def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
 def test_worker_count(monkeypatch, value, cpus, expected):
     monkeypatch.setattr("scrapy_simhash.workers.pool.usable_cpus", lambda: cpus)
     assert resolve_worker_count(value) == expected
+
+
+@pytest.mark.parametrize("value", ["auto", 2])
+def test_no_workers_where_pipes_are_not_posix(monkeypatch, value):
+    monkeypatch.setattr("scrapy_simhash.workers.pool.usable_cpus", lambda: 8)
+    monkeypatch.setattr("scrapy_simhash.workers.pool.os.name", "nt")
+    assert resolve_worker_count(value) == 0
