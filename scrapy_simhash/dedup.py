@@ -246,14 +246,17 @@ class Deduplicator:
     async def check_in_order(
         self,
         key: str,
-        compute: Callable[[], Any],
-        offload: Callable[[], Awaitable[tuple[Any, float]]] | None = None,
+        compute: Callable[[Any], Any],
+        subject: Any,
+        offloaded: Awaitable[tuple[Any, float, str | None]] | None = None,
     ) -> Outcome:
-        """:meth:`check` for crawls with worker processes: the signature comes from
-        ``offload()`` (a worker: ``(signature, seconds)``) or, without it, from ``compute()``
-        inline; the decision waits for every check that began earlier (:class:`DecisionOrder`).
-        A worker that died on this very task keeps it unchecked (``skipped/worker_error``); one
-        that never got to it leaves the work to ``compute``.
+        """:meth:`check` for crawls with worker processes: the signature of ``subject`` (a
+        response, an item's text) comes from ``offloaded``, what a worker was handed (it gives
+        ``(signature, seconds, note)``; a note is counted in ``simhash/<ns>/<note>``), or,
+        without it, from ``compute(subject)`` inline; the decision waits for every check that
+        began earlier (:class:`DecisionOrder`). A worker that died on this very task keeps it
+        unchecked (``skipped/worker_error``); one that never got to it leaves the work to
+        ``compute``. (No closures: whatever a check allocates lives until its worker answers.)
         """
         ticket = self.order.ticket()
         try:
@@ -261,22 +264,25 @@ class Deduplicator:
             failure: tuple[Exception, str] | None = None
             signature, seconds = None, 0.0
             try:
-                if offload is not None:
+                if offloaded is not None:
                     try:
-                        signature, seconds = await offload()
+                        signature, seconds, note = await offloaded
                     except WorkerError as error:
                         if not error.retry_inline:
                             raise
-                        offload = None
-                if offload is None:
+                        offloaded = None
+                    else:
+                        if note is not None:
+                            self.stats.inc_value(self._prefix + note)
+                if offloaded is None:
                     started = time.perf_counter()
-                    signature = compute()
+                    signature = compute(subject)
                     seconds = time.perf_counter() - started
             except WorkerError as error:
                 failure = (error, "worker_error")
             except Exception as error:  # the extractor raised, inline or in a worker
                 failure = (error, "error")
-                seconds = time.perf_counter() - started if offload is None else 0.0
+                seconds = time.perf_counter() - started if offloaded is None else 0.0
             await self.order.wait(ticket)
             if failure is not None:
                 return self.signature_failed(key, failure[0], seconds, reason=failure[1])

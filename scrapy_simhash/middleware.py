@@ -116,16 +116,11 @@ class SimhashDownloaderMiddleware:
     async def _check_with_workers(self, request: Request, response: HtmlResponse) -> Response:
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
-        offload = None
+        offloaded = None
         if workers.available and workers.has_room():
-
-            async def offload() -> tuple[Any, float]:
-                signature, seconds, note = await workers.page_signature(response)
-                self._count_note(note)
-                return signature, seconds
-
+            offloaded = workers.submit_page(response)
         outcome = await self.dedup.check_in_order(
-            response.url, lambda: self._signature(response), offload
+            response.url, self._signature, response, offloaded
         )
         return self._apply(request, response, outcome)
 

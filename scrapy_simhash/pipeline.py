@@ -24,7 +24,6 @@ from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
 
     from scrapy.crawler import Crawler
 
@@ -106,13 +105,10 @@ class SimhashPipeline:
     async def _check_with_workers(self, item: Any, key: str, text: str) -> Any:
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
-        offload = None
+        offloaded = None
         if workers.available and workers.has_room():
-
-            def offload() -> Awaitable[tuple[Any, float]]:
-                return workers.text_signature(text)
-
-        outcome = await self.dedup.check_in_order(key, lambda: self._signature(text), offload)
+            offloaded = workers.submit_text(text)
+        outcome = await self.dedup.check_in_order(key, self._signature, text, offloaded)
         return self._apply(item, key, outcome)
 
     def _signature(self, text: str) -> Any:

@@ -3,8 +3,8 @@
 Each worker is a child process driven by a Twisted ``ProcessProtocol`` on the crawl's reactor:
 tasks are written to its stdin, answers read from its stdout as they arrive, so the reactor
 thread never blocks and no helper thread competes with it for the GIL. A worker answers its tasks
-in order, so each keeps a FIFO of the Deferreds it owes; a task goes to the live worker with the
-fewest pending.
+in order, so each keeps a FIFO of the waiters it owes (see :func:`new_waiter`); a task goes to
+the live worker with the fewest pending.
 
 Failures never lose a page: when a worker dies or stays on one task longer than
 ``SIMHASH_WORKER_TIMEOUT`` (it is killed), its pending tasks fail with :class:`WorkerError`, the
@@ -15,12 +15,13 @@ replaced: the components fall back to computing signatures inline.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import pickle
 import sys
 from collections import deque
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Union
 from weakref import WeakKeyDictionary
 
 from twisted.internet import protocol
@@ -31,6 +32,8 @@ from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.tasks import response_parts
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from scrapy.crawler import Crawler
 
     from scrapy_simhash.settings import SimhashConfig
@@ -46,6 +49,34 @@ WATCHDOG_INTERVAL = 1.0
 MAX_QUEUED = 16
 #: The most workers ``SIMHASH_WORKERS = "auto"`` starts.
 AUTO_MAX_WORKERS = 2
+
+
+#: What a task's caller awaits: (signature, seconds in the worker, note), or an exception.
+Waiter: TypeAlias = Union["asyncio.Future[tuple[Any, float, str | None]]", Deferred]
+
+
+def new_waiter() -> Waiter:
+    """An asyncio Future on the running loop (Scrapy's default reactor runs on asyncio's loop:
+    the coroutine awaits it with nothing in between), else a Deferred (other reactors).
+
+    Everything a page's check allocates lives until the worker answers, long enough for the
+    cyclic garbage collector to move it to its oldest generation and so bring its next full
+    collection closer: a Future is one object, a Deferred with the Future made from it some
+    twenty.
+    """
+    try:
+        return asyncio.get_running_loop().create_future()
+    except RuntimeError:
+        return Deferred()
+
+
+def settle(waiter: Waiter, result: Any = None, error: Exception | None = None) -> None:
+    """Give ``waiter`` its result or error, unless it already has one (its caller gave up)."""
+    if isinstance(waiter, Deferred):
+        if not waiter.called:
+            waiter.callback(result) if error is None else waiter.errback(error)
+    elif not waiter.done():
+        waiter.set_result(result) if error is None else waiter.set_exception(error)
 
 
 class WorkerError(Exception):
@@ -82,14 +113,14 @@ def resolve_worker_count(value: int | str) -> int:
 
 
 class _WorkerProtocol(protocol.ProcessProtocol):
-    """One worker process: its pending Deferreds, in the order the answers will come. Tasks go
+    """One worker process: its pending waiters, in the order the answers will come. Tasks go
     to its stdin through ``writer`` (the pipe's write end, see :mod:`.pipe`)."""
 
     def __init__(self, pool: WorkerPool, config: SimhashConfig, writer: FrameWriter) -> None:
         self.pool = pool
         self.config = config
         self.writer = writer
-        self.pending: deque[tuple[Deferred, tuple]] = deque()  # (answer, task)
+        self.pending: deque[tuple[Waiter, tuple]] = deque()  # (waiter, task)
         self.buffer = bytearray()
         self.alive = True
         self.ready = False  # True once it has built its detector: it gets tasks from then on
@@ -100,14 +131,15 @@ class _WorkerProtocol(protocol.ProcessProtocol):
     def connectionMade(self) -> None:
         self.writer.write(frame_parts(("init", self.config)))
 
-    def send(self, message: tuple, answer: Deferred | None = None) -> Deferred:
-        """Queue a task; the Deferred fires with (signature, seconds) or fails."""
-        answer = Deferred() if answer is None else answer
+    def send(self, message: tuple, waiter: Waiter | None = None) -> Waiter:
+        """Queue a task; ``waiter`` (a new one by default) gets (signature, seconds, note) or
+        an error."""
+        waiter = new_waiter() if waiter is None else waiter
         self.writer.write(frame_parts(message))  # the body goes from its own bytes to the pipe
-        self.pending.append((answer, message))
+        self.pending.append((waiter, message))
         if self.busy_since is None:  # it was idle (or is starting): this task is the head
             self._time_head_task()
-        return answer
+        return waiter
 
     def _time_head_task(self) -> None:
         """Time the task at the head of the queue from now, once the worker can work on it (a
@@ -141,12 +173,12 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             self.pool.worker_unusable(self, value)
             self.kill(f"it could not start: {value}")
             return
-        answer, _ = self.pending.popleft()
+        waiter, _ = self.pending.popleft()
         self._time_head_task()
         if status == "ok":
-            answer.callback((value, seconds, note))
+            settle(waiter, (value, seconds, note))
         else:
-            answer.errback(TaskError(value))
+            settle(waiter, error=TaskError(value))
 
     def outConnectionLost(self) -> None:
         self._lost()
@@ -165,7 +197,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         culprit = pending.popleft() if pending and self.pool.usable else None
         self.pool.worker_lost(self, list(pending))
         if culprit is not None:
-            culprit[0].errback(WorkerError(self.cause))
+            settle(culprit[0], error=WorkerError(self.cause))
 
     def kill(self, cause: str) -> None:
         self.cause = cause
@@ -303,25 +335,26 @@ class WorkerPool:
         self.crawler.stats.inc_value("simhash/workers/overflow")
         return False
 
-    async def page_signature(self, response: Any) -> tuple[Any, float, str | None]:
-        """(signature, seconds spent in the worker, note) of a Scrapy HTML response; see
-        :func:`.tasks.page_signature`."""
+    def submit_page(self, response: Any) -> Waiter | None:
+        """Hand a Scrapy HTML response to the least busy worker; await the result for
+        (signature, seconds spent in the worker, note), see :func:`.tasks.page_signature`.
+        None when no worker is running (compute inline)."""
         url, body, content_type, encoding = response_parts(response)
-        return await self._submit(("page", url, pickle.PickleBuffer(body), content_type, encoding))
+        return self._submit(("page", url, pickle.PickleBuffer(body), content_type, encoding))
 
-    async def text_signature(self, text: str) -> tuple[Any, float]:
-        """(signature, seconds spent in the worker) of an item's text."""
-        signature, seconds, _ = await self._submit(("text", text))
-        return signature, seconds
+    def submit_text(self, text: str) -> Waiter | None:
+        """:meth:`submit_page` for an item's text (its note is always None)."""
+        return self._submit(("text", text))
 
-    async def _submit(self, message: tuple) -> tuple[Any, float, str | None]:
-        from scrapy.utils.defer import maybe_deferred_to_future
-
+    def _submit(self, message: tuple) -> Waiter | None:
         takers = self._takers()
         if not takers:
-            raise WorkerError("no worker process is running", retry_inline=True)
-        worker = min(takers, key=lambda other: len(other.pending))
-        return await maybe_deferred_to_future(worker.send(message))
+            return None
+        worker = takers[0]
+        for other in takers[1:]:
+            if len(other.pending) < len(worker.pending):
+                worker = other
+        return worker.send(message)
 
     def _takers(self, ready_only: bool = False) -> list[_WorkerProtocol]:
         """The live workers that are ready, else (unless ``ready_only``) all live ones."""
@@ -356,7 +389,7 @@ class WorkerPool:
             error, self.config.workers,
         )
 
-    def worker_lost(self, worker: _WorkerProtocol, queued: list[tuple[Deferred, tuple]]) -> None:
+    def worker_lost(self, worker: _WorkerProtocol, queued: list[tuple[Waiter, tuple]]) -> None:
         """Replace a lost worker (while restarts last) and hand its queued tasks on."""
         self.workers.remove(worker)
         if not self._closing and self.usable:
@@ -374,11 +407,11 @@ class WorkerPool:
                 stats.inc_value("simhash/workers/restarted")
                 self._spawn()
         alive = [other for other in self.workers if other.alive]
-        for answer, message in queued:
+        for waiter, message in queued:
             if alive and self.usable:
-                min(alive, key=lambda other: len(other.pending)).send(message, answer)
+                min(alive, key=lambda other: len(other.pending)).send(message, waiter)
             else:
-                answer.errback(WorkerError(worker.cause, retry_inline=True))
+                settle(waiter, error=WorkerError(worker.cause, retry_inline=True))
 
     def _log_once(self, cause: str, message: str, *args: Any) -> None:
         if cause in self._logged:

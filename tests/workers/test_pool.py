@@ -276,3 +276,28 @@ def test_no_workers_where_pipes_are_not_posix(monkeypatch, value):
     monkeypatch.setattr("scrapy_simhash.workers.pool.usable_cpus", lambda: 8)
     monkeypatch.setattr("scrapy_simhash.workers.pool.os.name", "nt")
     assert resolve_worker_count(value) == 0
+
+
+def _every_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
+    """Holds back every page until the crawl's log in ``out`` says a worker is ready."""
+
+    def before_page(path: str) -> None:
+        deadline = time.monotonic() + 60
+        while READY not in logs(out) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    return before_page
+
+
+def test_workers_on_a_reactor_without_asyncio(tmp_path):
+    """Scrapy also runs on Twisted's own reactors, where a task's waiter is a Deferred."""
+    kept, crawl_stats, log = _crawl(tmp_path, {
+        "SIMHASH_WORKERS": 1, "TWISTED_REACTOR": "twisted.internet.epollreactor.EPollReactor",
+        "CONCURRENT_REQUESTS": 2,  # every page goes to the worker (no overflow to the crawl)
+    }, before_page=_every_page_for_a_ready_worker(tmp_path))
+    assert "EPollReactor" in log and "AsyncioSelectorReactor" not in log
+    assert "simhash/workers/starting" not in crawl_stats
+    assert "simhash/workers/overflow" not in crawl_stats
+    _assert_one_survivor_per_cluster(kept)
+    unchecked = [path for path, fingerprint in kept.items() if fingerprint is None]
+    assert unchecked == ["/"]  # the site's index page says dont_simhash
