@@ -3,6 +3,7 @@ same fingerprints as inline, and what happens when a worker crashes, hangs or ca
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import glob
 import logging
@@ -18,6 +19,7 @@ import pytest
 from reliability import site
 from reliability.crawls import items, logs, start_crawl, stats, wait_for_requests
 from scrapy.utils.test import get_crawler
+from twisted.internet.defer import Deferred
 
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers import WorkerPool, resolve_worker_count
@@ -301,3 +303,31 @@ def test_workers_on_a_reactor_without_asyncio(tmp_path):
     _assert_one_survivor_per_cluster(kept)
     unchecked = [path for path, fingerprint in kept.items() if fingerprint is None]
     assert unchecked == ["/"]  # the site's index page says dont_simhash
+
+
+def test_an_answer_for_a_caller_that_gave_up_is_dropped_and_the_next_one_served():
+    """A request cancelled while its page waits (the crawl closing, say) cancels its waiter;
+    the worker's answer for it comes all the same and must not break the ones after it."""
+    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1), 1)
+    read_end, write_end = open_pipe()
+    worker = _WorkerProtocol(pool, pool.config, FrameWriter(write_end))
+    worker.transport = _FakeTransport()
+    worker.outReceived(encode_frame(("ready", None, 0.0, None)))
+    loop = asyncio.new_event_loop()
+    try:
+        given_up, served = loop.create_future(), loop.create_future()
+        worker.send(("text", "cancelled"), given_up)
+        worker.send(("text", "kept"), served)
+        deferred = worker.send(("text", "a Deferred, cancelled"), Deferred())
+        given_up.cancel()
+        deferred.addErrback(lambda failure: None)
+        deferred.cancel()
+        worker.outReceived(encode_frame(("ok", 1, 0.1, None)) * 2)
+        worker.outReceived(encode_frame(("error", "ValueError: late", 0.1, None)))
+        assert given_up.cancelled()
+        assert served.result() == (1, 0.1, None)
+        assert not worker.pending
+    finally:
+        loop.close()
+        worker.writer.abort()
+        os.close(read_end)
