@@ -24,7 +24,6 @@ from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
-
     from scrapy.crawler import Crawler
 
 PRIORITY = 300

@@ -74,11 +74,10 @@ class FrameWriter:
         """Send ``parts`` in order after everything written before."""
         if self.closed or self._closing:
             return
-        views = [memoryview(part).cast("B") for part in parts if len(part)]
-        if self._queue:  # earlier bytes are still waiting: these go after them
-            self._queue.extend(views)
+        behind = bool(self._queue)  # earlier bytes still wait for room: these go after them
+        self._queue.extend(memoryview(part).cast("B") for part in parts if len(part))
+        if behind:
             return
-        self._queue.extend(views)
         self._flush()
         if self._queue and not self.closed:
             self._watch(True)

@@ -112,6 +112,10 @@ def resolve_worker_count(value: int | str) -> int:
     return max(0, min(AUTO_MAX_WORKERS, usable_cpus() - 1))
 
 
+def _least_busy(workers: list[_WorkerProtocol]) -> _WorkerProtocol:
+    return min(workers, key=lambda worker: len(worker.pending))
+
+
 class _WorkerProtocol(protocol.ProcessProtocol):
     """One worker process: its pending waiters, in the order the answers will come. Tasks go
     to its stdin through ``writer`` (the pipe's write end, see :mod:`.pipe`)."""
@@ -348,13 +352,7 @@ class WorkerPool:
 
     def _submit(self, message: tuple) -> Waiter | None:
         takers = self._takers()
-        if not takers:
-            return None
-        worker = takers[0]
-        for other in takers[1:]:
-            if len(other.pending) < len(worker.pending):
-                worker = other
-        return worker.send(message)
+        return _least_busy(takers).send(message) if takers else None
 
     def _takers(self, ready_only: bool = False) -> list[_WorkerProtocol]:
         """The live workers that are ready, else (unless ``ready_only``) all live ones."""
@@ -409,7 +407,7 @@ class WorkerPool:
         alive = [other for other in self.workers if other.alive]
         for waiter, message in queued:
             if alive and self.usable:
-                min(alive, key=lambda other: len(other.pending)).send(message, waiter)
+                _least_busy(alive).send(message, waiter)
             else:
                 settle(waiter, error=WorkerError(worker.cause, retry_inline=True))
 
