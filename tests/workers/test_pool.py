@@ -79,6 +79,13 @@ def test_workers_give_the_fingerprints_of_the_inline_path(tmp_path):
     assert "simhash/workers/lost" not in pooled_stats
 
 
+def _wait_for_ready_workers(out: Path, count: int) -> None:
+    """Until the crawl's log in ``out`` says ``count`` workers have been ready (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while logs(out).count(READY) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def _each_hostile_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
     """Holds back the page that crashes a worker and the one that hangs it until a worker that
     met neither is ready (the first, then its replacement), as the crawl's log in ``out`` says:
@@ -92,9 +99,7 @@ def _each_hostile_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
         with lock:
             hostile.append(path)
             workers_needed = len(hostile)
-        deadline = time.monotonic() + 60
-        while logs(out).count(READY) < workers_needed and time.monotonic() < deadline:
-            time.sleep(0.01)
+        _wait_for_ready_workers(out, workers_needed)
 
     return before_page
 
@@ -284,9 +289,7 @@ def _every_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
     """Holds back every page until the crawl's log in ``out`` says a worker is ready."""
 
     def before_page(path: str) -> None:
-        deadline = time.monotonic() + 60
-        while READY not in logs(out) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        _wait_for_ready_workers(out, 1)
 
     return before_page
 
