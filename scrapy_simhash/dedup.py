@@ -229,6 +229,11 @@ class Deduplicator:
 
     # -- decisions ---------------------------------------------------------------------------
 
+    def count_note(self, note: str | None) -> None:
+        """Count what a signature's note says (``simhash/<ns>/<note>``), if it has one."""
+        if note is not None:
+            self.stats.inc_value(self._prefix + note)
+
     def skip(self, reason: str) -> Outcome:
         """Count a page/item that is passed through unchecked, with the reason."""
         self.stats.inc_value(f"{self._prefix}skipped/{reason}")
@@ -272,8 +277,7 @@ class Deduplicator:
                             raise
                         offloaded = None
                     else:
-                        if note is not None:
-                            self.stats.inc_value(self._prefix + note)
+                        self.count_note(note)
                 if offloaded is None:
                     started = time.perf_counter()
                     signature = compute(subject)

@@ -138,12 +138,8 @@ class SimhashDownloaderMiddleware:
         """The page's signature from the tree the spider will reuse (see
         :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
         signature, note = page_signature(self.dedup.detector, response)
-        self._count_note(note)
+        self.dedup.count_note(note)
         return signature
-
-    def _count_note(self, note: str | None) -> None:
-        if note is not None:
-            self.crawler.stats.inc_value(f"simhash/pages/{note}")
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):
