@@ -1,6 +1,6 @@
 """Crawl throughput with the plugin off and on, over real corpus pages served on loopback.
 
-    .venv/bin/python benchmarks/crawl.py [--runs 3] [--langs en,zh]
+    .venv/bin/python benchmarks/crawl.py [--runs 3] [--langs en,zh] [--set NAME=VALUE ...]
 
 For each language, the pages of ../shared/corpora are served by a threaded HTTP server in a
 process of its own; the same spider (title, links, paragraph text of each page) crawls them with
@@ -20,7 +20,9 @@ whole crawl from a cold start (a fresh process, nothing loaded: as ``scrapy craw
 the start-up counts. Prints medians over the runs, then where the plugin's time goes per page:
 among others the crawl thread's CPU time per page in the steady window, and how much of it the
 full collections of Python's cyclic garbage collector took (every parsed page is freed by it:
-Scrapy's response and its cached selector refer to each other).
+Scrapy's response and its cached selector refer to each other). ``--set`` adds a Scrapy setting
+to every crawl of the run, plugin off and on alike (``--set CONCURRENT_ITEMS=1``: how much of the
+plugin's share depends on Scrapy's own cost per response).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from scrapy import Spider, Request, signals
 from scrapy.crawler import CrawlerProcess
 
 base, count, mode, start = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+extra_settings = json.loads(sys.argv[5])  # --set NAME=VALUE: the same in every mode
 plugin = mode != "off"
 warm = start == "warm"
 if warm:  # one-off loads before the crawl, in every mode
@@ -105,6 +108,7 @@ def on_response(response, request, spider):
 settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
             "CONCURRENT_REQUESTS": 16, "CONCURRENT_REQUESTS_PER_DOMAIN": 16, "RETRY_ENABLED": False,
             "DOWNLOAD_MAXSIZE": 0, "ADDONS": {"scrapy_simhash.addon.Addon": 0} if plugin else {}}
+settings.update(extra_settings)
 if mode == "inline":
     settings["SIMHASH_WORKERS"] = 0
 process = CrawlerProcess(settings)
@@ -168,12 +172,16 @@ def load_pages(lang: str) -> list[tuple[bytes, str]]:
     return pages
 
 
-def crawl_once(base: str, count: int, mode: str, start: str = "warm") -> dict:
+def crawl_once(
+    base: str, count: int, mode: str, start: str = "warm", settings: dict | None = None
+) -> dict:
     """One crawl in a fresh process; ``start="cold"``: as ``scrapy crawl`` starts, with nothing
-    loaded beforehand (``seconds_whole``: the process's wall time, start-up included)."""
+    loaded beforehand (``seconds_whole``: the process's wall time, start-up included);
+    ``settings``: Scrapy settings added to the crawl's own."""
     began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode, start],
+        [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode, start,
+         json.dumps(settings or {})],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
     whole_seconds = time.perf_counter() - began
@@ -253,11 +261,26 @@ def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
 MODES = ("off", "on", "inline")
 
 
+def setting_argument(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` from the command line; VALUE as JSON if it parses, else as a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--langs", default="en,zh")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        type=setting_argument, help="a Scrapy setting for every crawl of the "
+                        "run, plugin off and on alike (VALUE read as JSON if it parses)")
     args = parser.parse_args()
+    settings = dict(args.set)
     rows = []
     profiles = {}
     cold_seconds: dict[str, dict[str, float]] = {}
@@ -279,7 +302,7 @@ def main() -> int:
         try:
             for _ in range(args.runs):
                 for mode in MODES:
-                    result = crawl_once(base, len(pages), mode)
+                    result = crawl_once(base, len(pages), mode, settings=settings)
                     rates[mode].append(steady_rate(result["times"]))
                     whole[mode].append(result["pages"] / result["seconds"])
                     cpu[mode].append(1000 * result["cpu"] / result["pages"])
@@ -292,7 +315,9 @@ def main() -> int:
                             + stats.get("simhash/time/items/fingerprint", 0)
                         ) / result["pages"])
                 for mode in MODES:
-                    cold[mode].append(crawl_once(base, len(pages), mode, "cold")["seconds_whole"])
+                    cold[mode].append(
+                        crawl_once(base, len(pages), mode, "cold", settings)["seconds_whole"]
+                    )
         finally:
             server.terminate()
             server.join()
@@ -309,7 +334,8 @@ def main() -> int:
                      last_stats.get("simhash/pages/dropped", 0)))
         profiles[lang] = profile(lang, pages)
 
-    print(f"\nCrawl throughput, median of {args.runs} runs (pages/s, middle 80% of the pages)")
+    print(f"\nCrawl throughput, median of {args.runs} runs (pages/s, middle 80% of the pages)"
+          + (f"; in every crawl: {settings}" if settings else ""))
     print("| lang | pages | off | on (defaults) | on/off | goal | inline (SIMHASH_WORKERS=0) "
           "| inline/off | workers | dropped | on/off, first to last page |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
