@@ -58,8 +58,7 @@ def build_detector(config: SimhashConfig) -> Detector:
             raise SimhashSettingError(
                 "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
             ) from error
-        name = setting_for_error(error, kwargs)
-        value = {arg: kwargs[arg] for arg in kwargs if arg in str(error)} or kwargs
+        name, value = setting_for_error(error, kwargs)
         raise SimhashSettingError(name, value, str(error)) from error
     try:  # resolve the extractor now: an unknown or missing one fails at start-up
         _ = detector.fingerprinter.extractor

@@ -252,12 +252,15 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
     )
 
 
-def setting_for_error(error: Exception, kwargs: Mapping[str, Any]) -> str:
-    """The setting a Fingerprinter ValueError is about: the parameter its message names first."""
+def setting_for_error(error: Exception, kwargs: Mapping[str, Any]) -> tuple[str, Any]:
+    """The setting a Fingerprinter error is about (the parameter its message names first) and
+    that setting's value; all the fingerprint settings given, when the message names none."""
     message = str(error)
     positions = {arg: message.find(arg) for arg in kwargs if arg in message}
     if positions:
         first = min(positions, key=lambda arg: (positions[arg], -len(arg)))
-        return FINGERPRINT_SETTINGS.get(first, "SIMHASH_FINGERPRINT_OPTIONS")
+        if first in FINGERPRINT_SETTINGS:
+            return FINGERPRINT_SETTINGS[first], kwargs[first]
+        return "SIMHASH_FINGERPRINT_OPTIONS", {first: kwargs[first]}
     named = [FINGERPRINT_SETTINGS[arg] for arg in kwargs if arg in FINGERPRINT_SETTINGS]
-    return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS"
+    return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS", dict(kwargs)

@@ -87,5 +87,6 @@ def test_bad_value_names_the_setting_and_what_is_allowed(name, value, allowed):
 @pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline])
 def test_fingerprint_settings_are_checked_when_the_component_is_built(component, name, value):
     crawler = get_crawler(Spider, {name: value})
-    with pytest.raises(SimhashSettingError, match=name):
+    with pytest.raises(SimhashSettingError, match=name) as raised:
         component.from_crawler(crawler)
+    assert str(raised.value).startswith(f"{name}={value!r} is invalid: ")
