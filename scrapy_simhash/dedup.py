@@ -43,6 +43,9 @@ SKIPPED = "skipped"
 STOP_REASON = "simhash_index_error"
 #: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
 FLUSH_INTERVAL = 1.0
+#: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
+STOP_RETRY_SECONDS = 0.05
+STOP_ATTEMPTS = 200
 
 
 def build_detector(config: SimhashConfig) -> Detector:
@@ -372,5 +375,15 @@ class Deduplicator:
             from scrapy.utils.defer import deferred_from_coro
 
             deferred_from_coro(engine.close_spider_async(reason=STOP_REASON))
-        else:  # pragma: no cover - Scrapy 2.13
-            engine.close_spider(self.crawler.spider, STOP_REASON)
+        else:  # pragma: no cover - Scrapy 2.13 (its tests run on 2.13 in CI)
+            self._close_once_running(engine, attempts=STOP_ATTEMPTS)
+
+    def _close_once_running(self, engine: Any, attempts: int) -> None:
+        """Scrapy 2.13: close the spider once the engine runs. Closed from ``spider_opened``,
+        before ``engine.start()``, 2.13 never finishes the crawl (``start`` waits forever)."""
+        if not engine.running and attempts > 0:
+            from twisted.internet import reactor
+
+            reactor.callLater(STOP_RETRY_SECONDS, self._close_once_running, engine, attempts - 1)
+            return
+        engine.close_spider(self.crawler.spider, STOP_REASON)

@@ -36,7 +36,9 @@ def _read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def run_crawl(server: DemoServer, out: Path, *args: str, script: str | None = None) -> CrawlResult:
+def run_crawl(
+    server: DemoServer, out: Path, *args: str, script: str | None = None, timeout: float = 120
+) -> CrawlResult:
     """``scrapy crawl news`` (or ``python -c script``) in the example project, in a subprocess."""
     out.mkdir(parents=True, exist_ok=True)
     for name in ("items.jsonl", "duplicates.jsonl", "stats.json"):
@@ -55,7 +57,7 @@ def run_crawl(server: DemoServer, out: Path, *args: str, script: str | None = No
         command = [sys.executable, "-c", script, server.url, str(out), *args]
     before = len(server.requested)
     done = subprocess.run(command, cwd=EXAMPLE_PROJECT, env=env, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=timeout)
     stats_path = out / "stats.json"
     return CrawlResult(
         returncode=done.returncode,

@@ -185,6 +185,16 @@ def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
     assert second.stats["simhash/index/pages/size"] == len(KEPT)
 
 
+def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_path):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    uri = f"sqlite:///{not_a_folder / 'seen.db'}"
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={uri}", timeout=60)
+    assert "cannot open the index at SIMHASH_INDEX_URI" in result.log
+    assert "Spider closed (simhash_index_error)" in result.log
+    assert len(result.requested) <= 1  # at most the start page, already on its way
+
+
 def test_item_pipeline_alone_drops_duplicate_items(demo_site, tmp_path):
     result = run_crawl(demo_site, tmp_path, "-s", "ADDONS={}",
                        "-s", f'ITEM_PIPELINES={{"{PIPELINE}": 300}}')
