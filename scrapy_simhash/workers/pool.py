@@ -198,10 +198,13 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.alive = False
         self.writer.abort()
         pending, self.pending = self.pending, deque()
-        culprit = pending.popleft() if pending and self.pool.usable else None
-        self.pool.worker_lost(self, list(pending))
-        if culprit is not None:
-            settle(culprit[0], error=WorkerError(self.cause))
+        # Only a ready worker was on its first task; one still starting did none of them.
+        culprit = pending.popleft() if pending and self.pool.usable and self.ready else None
+        try:
+            self.pool.worker_lost(self, list(pending))
+        finally:
+            if culprit is not None:
+                settle(culprit[0], error=WorkerError(self.cause))
 
     def kill(self, cause: str) -> None:
         self.cause = cause
@@ -272,11 +275,10 @@ class WorkerPool:
             return
         from twisted.internet import task
 
-        for _ in range(self.size):
-            self._spawn()
-        self.crawler.stats.set_value("simhash/workers/processes", self.size)
         self._watchdog = task.LoopingCall(self._check_timeouts)
-        self._watchdog.start(WATCHDOG_INTERVAL, now=False).addErrback(lambda failure: None)
+        self._watchdog.start(WATCHDOG_INTERVAL, now=False).addErrback(self._watchdog_failed)
+        started = sum(self._try_spawn() for _ in range(self.size))
+        self.crawler.stats.set_value("simhash/workers/processes", started)
 
     def close(self, component: str) -> None:
         """Let the workers finish and exit once the last component has closed."""
@@ -288,6 +290,29 @@ class WorkerPool:
             self._watchdog.stop()
         for worker in self.workers:
             worker.close()
+
+    def _try_spawn(self) -> bool:
+        """Start a worker; if the system refuses (no file descriptors or processes left, say),
+        log it once and go on with the workers there are (with none, work is done inline)."""
+        try:
+            self._spawn()
+        except Exception as error:
+            self._log_once(
+                "spawn",
+                "Simhash: could not start a worker process (%s: %s); signatures are computed by "
+                "the workers there are, or in the crawl's own process",
+                type(error).__name__, error,
+            )
+            return False
+        return True
+
+    def _watchdog_failed(self, failure: Any) -> None:
+        self._log_once(
+            "watchdog",
+            "Simhash: the worker watchdog stopped (%s); a worker stuck on one task is no longer "
+            "killed after SIMHASH_WORKER_TIMEOUT",
+            failure.getErrorMessage(),
+        )
 
     def _spawn(self) -> None:
         from twisted.internet import reactor
@@ -402,9 +427,9 @@ class WorkerPool:
             )
             if self.restarts < MAX_RESTARTS:
                 self.restarts += 1
-                stats.inc_value("simhash/workers/restarted")
-                self._spawn()
-        alive = [other for other in self.workers if other.alive]
+                if self._try_spawn():
+                    stats.inc_value("simhash/workers/restarted")
+        alive = self._takers()  # ready ones first: a starting one may never get to them
         for waiter, message in queued:
             if alive and self.usable:
                 _least_busy(alive).send(message, waiter)

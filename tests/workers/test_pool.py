@@ -334,3 +334,54 @@ def test_an_answer_for_a_caller_that_gave_up_is_dropped_and_the_next_one_served(
         loop.close()
         worker.writer.abort()
         os.close(read_end)
+
+
+def _fake_worker(pool: WorkerPool, ready: bool) -> tuple[_WorkerProtocol, int]:
+    """A worker of ``pool`` with a real stdin pipe and a fake process (and that pipe's read end)."""
+    read_end, write_end = open_pipe()
+    worker = _WorkerProtocol(pool, pool.config, FrameWriter(write_end))
+    worker.transport = _FakeTransport()
+    if ready:
+        worker.outReceived(encode_frame(("ready", None, 0.0, None)))
+    pool.workers.append(worker)
+    return worker, read_end
+
+
+def _failure_of(deferred: Deferred) -> BaseException | None:
+    caught: list[BaseException] = []
+    deferred.addErrback(lambda failure: caught.append(failure.value))
+    return caught[0] if caught else None
+
+
+def test_a_replacement_that_cannot_start_leaves_no_task_unanswered(monkeypatch, caplog):
+    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1), 1)
+    pool._components.add("pages")
+    worker, read_end = _fake_worker(pool, ready=True)
+    on_it, queued = worker.send(("text", "its task"), Deferred()), worker.send(("text", "next"))
+
+    def no_more_processes() -> None:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(pool, "_spawn", no_more_processes)
+    worker.processEnded(None)
+    failed_on_it, failed_queued = _failure_of(on_it), _failure_of(queued)
+    assert failed_on_it is not None and not failed_on_it.retry_inline  # the one it was on
+    assert failed_queued is not None and failed_queued.retry_inline  # computed inline instead
+    assert "could not start a worker process (OSError" in caplog.text
+    assert not pool.available
+    os.close(read_end)
+
+
+def test_tasks_of_a_worker_lost_while_starting_go_to_a_ready_one(monkeypatch):
+    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=2), 2)
+    pool._components.add("pages")
+    ready, ready_read = _fake_worker(pool, ready=True)
+    starting, starting_read = _fake_worker(pool, ready=False)
+    first, second = starting.send(("text", "one")), starting.send(("text", "two"))
+    monkeypatch.setattr(pool, "_spawn", lambda: None)  # its replacement, starting
+    starting.processEnded(None)
+    assert not first.called and not second.called  # neither blamed: a starting worker did none
+    assert [waiter for waiter, _ in ready.pending] == [first, second]
+    ready.writer.abort()
+    os.close(ready_read)
+    os.close(starting_read)
