@@ -77,10 +77,10 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
     """Answer tasks from ``source`` on ``sink`` until end of input."""
     from scrapy_simhash.workers.tasks import page_signature, rebuilt_response, text_signature
 
-    init = read_frame(source)
-    if init is None:
-        return 0
-    try:
+    try:  # an init this process cannot even read (a class only the crawl has, say) is fatal too
+        init = read_frame(source)
+        if init is None:
+            return 0
         from scrapy_simhash.dedup import build_detector
 
         detector = build_detector(init[1])
@@ -109,8 +109,23 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
 
 def main() -> int:
     # Ctrl-C reaches the whole process group: the crawl shuts down gracefully and still needs
-    # its workers meanwhile; they exit when it closes their stdin.
+    # its workers meanwhile; they exit when it closes their stdin. (The crawl starts workers
+    # with :data:`COMMAND_CODE`, which ignores it before any import.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt frames
-    return serve(sys.stdin.buffer, sink)
+    try:
+        return serve(sys.stdin.buffer, sink)
+    except BrokenPipeError:
+        # The crawl has gone (it ended before this worker was ready, say): nobody to answer.
+        # Leave at once: the interpreter's own flush of the sink at exit would fail again.
+        os._exit(0)
+
+
+#: How the crawl starts a worker: SIGINT ignored first, then the imports (about 0.2 s, during
+#: which a Ctrl-C would otherwise kill the worker the crawl still needs to shut down).
+#: The same as ``python -m scrapy_simhash.workers`` once it runs (``__main__`` is that module).
+COMMAND_CODE = (
+    "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); import runpy; "
+    "runpy.run_module('scrapy_simhash.workers', run_name='__main__', alter_sys=True)"
+)

@@ -27,7 +27,7 @@ from weakref import WeakKeyDictionary
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 
-from scrapy_simhash.workers.child import HEADER, decode_frame, frame_parts
+from scrapy_simhash.workers.child import COMMAND_CODE, HEADER, decode_frame, frame_parts
 from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.tasks import response_parts
 
@@ -322,7 +322,7 @@ class WorkerPool:
         env = dict(os.environ)
         # The worker imports what the crawl imports (a custom extractor's module, say).
         env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
-        command = [sys.executable, "-m", "scrapy_simhash.workers"]
+        command = [sys.executable, "-c", COMMAND_CODE]
         try:
             reactor.spawnProcess(
                 worker, sys.executable, command, env=env, childFDs={0: read_end, 1: "r", 2: 2}

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import io
+import os
 import pickle
+import signal
+import subprocess
+import sys
+import time
 
 from scrapy_simhash.dedup import build_detector
 from scrapy_simhash.settings import SimhashConfig
-from scrapy_simhash.workers.child import encode_frame, frame_parts, read_frame, serve
+from scrapy_simhash.workers.child import (
+    COMMAND_CODE,
+    HEADER,
+    encode_frame,
+    frame_parts,
+    read_frame,
+    serve,
+)
 
 ARTICLE = (
     "<html><head><title>Tides</title></head><body><nav><a href='/'>Home</a></nav><article>"
@@ -110,3 +122,52 @@ def test_a_body_sent_out_of_band_gets_the_same_signature():
 def test_a_truncated_frame_reads_as_end_of_input():
     frame = encode_frame(("page", "http://example.com/a", pickle.PickleBuffer(b"x" * 100)))
     assert read_frame(io.BytesIO(frame[:-1])) is None
+
+
+def test_an_init_the_worker_cannot_read_is_fatal(tmp_path, monkeypatch):
+    """A setting pickled from a class the worker cannot import (one defined in the crawl's own
+    script, say): a fatal answer (the crawl then works inline), not a crash and a restart."""
+    (tmp_path / "only_in_the_crawl.py").write_text("class Extractor:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import only_in_the_crawl
+
+    payload = pickle.dumps(("init", only_in_the_crawl.Extractor()), protocol=5)
+    monkeypatch.delitem(sys.modules, "only_in_the_crawl")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(tmp_path)])
+    source = io.BytesIO(HEADER.pack(len(payload), 0) + payload)
+    sink = io.BytesIO()
+    assert serve(source, sink) == 1
+    sink.seek(0)
+    status, message, _, _ = read_frame(sink)
+    assert status == "fatal"
+    assert "only_in_the_crawl" in message
+
+
+def _start_worker() -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    return subprocess.Popen([sys.executable, "-c", COMMAND_CODE], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def test_a_worker_whose_crawl_has_gone_exits_quietly():
+    worker = _start_worker()
+    worker.stdout.close()  # the crawl ended before its worker was ready
+    worker.stdin.write(encode_frame(("init", SimhashConfig())))
+    worker.stdin.close()
+    assert worker.wait(timeout=60) == 0
+    assert worker.stderr.read() == b""
+
+
+def test_a_starting_worker_ignores_ctrl_c():
+    """Ctrl-C reaches the crawl's whole process group; the crawl shuts down gracefully and needs
+    its workers meanwhile, even ones still importing."""
+    worker = _start_worker()
+    time.sleep(0.02)  # well within its imports
+    worker.send_signal(signal.SIGINT)
+    worker.stdin.write(encode_frame(("init", SimhashConfig())))
+    worker.stdin.flush()
+    assert read_frame(worker.stdout) == READY
+    worker.stdin.close()
+    assert worker.wait(timeout=60) == 0
+    worker.stdout.close()
+    worker.stderr.close()
