@@ -39,7 +39,7 @@ from scrapy.http import HtmlResponse
 
 from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
 from scrapy_simhash.extract.parsing import looks_binary
-from scrapy_simhash.settings import load_config
+from scrapy_simhash.settings import load_config, read_bool
 from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import page_signature
 
@@ -75,9 +75,9 @@ class SimhashDownloaderMiddleware:
     """Fingerprints HTML responses and drops near-duplicates with :class:`NearDuplicatePage`."""
 
     def __init__(self, crawler: Crawler) -> None:
-        config = load_config(crawler.settings)
-        if not config.enabled:
+        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
             raise NotConfigured("SIMHASH_ENABLED is False")
+        config = load_config(crawler.settings)
         self.crawler = crawler
         self.max_body_size = config.max_body_size
         self.dedup = Deduplicator(crawler, config, build_detector(config), "pages")

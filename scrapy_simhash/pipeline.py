@@ -19,7 +19,7 @@ from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
-from scrapy_simhash.settings import load_config
+from scrapy_simhash.settings import load_config, read_bool
 from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import text_signature
 
@@ -62,9 +62,9 @@ class SimhashPipeline:
     """Fingerprints each item's text fields and drops near-duplicates with NearDuplicateItem."""
 
     def __init__(self, crawler: Crawler) -> None:
-        config = load_config(crawler.settings)
-        if not config.enabled:
+        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
             raise NotConfigured("SIMHASH_ENABLED is False")
+        config = load_config(crawler.settings)
         self.crawler = crawler
         self.fields = config.item_fields
         self.key_field = config.item_key_field

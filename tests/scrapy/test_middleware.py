@@ -11,6 +11,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.middleware import NearDuplicatePage, SimhashDownloaderMiddleware
+from scrapy_simhash.pipeline import SimhashPipeline
 
 ARTICLE = " ".join(
     f"Sentence {n} tells how the river ferry crossed the harbour with {n} passengers aboard."
@@ -53,6 +54,13 @@ def process(middleware, response):
 def test_disabled_raises_not_configured():
     with pytest.raises(NotConfigured):
         SimhashDownloaderMiddleware.from_crawler(get_crawler(Spider, {"SIMHASH_ENABLED": False}))
+
+
+@pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline])
+def test_disabled_is_off_whatever_the_other_settings_say(component):
+    settings = {"SIMHASH_ENABLED": "false", "SIMHASH_INDEX_URI": "no_such_package.Index"}
+    with pytest.raises(NotConfigured):
+        component.from_crawler(get_crawler(Spider, settings))
 
 
 def test_keeps_first_drops_near_duplicate_and_names_it(build):
