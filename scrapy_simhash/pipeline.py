@@ -123,6 +123,8 @@ class SimhashPipeline:
 
     def _key(self, adapter: ItemAdapter) -> str:
         value = adapter.get(self.key_field) if self.key_field else None
+        if isinstance(value, (list, tuple)):  # an ItemLoader's default output: a list
+            value = next((part for part in value if part), None)
         if value:
             return str(value)
         self._unkeyed += 1

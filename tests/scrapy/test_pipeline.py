@@ -61,3 +61,11 @@ def test_pages_and_items_use_separate_namespaces(pipeline_and_stats):
     assert middleware.dedup.index is not pipeline.dedup.index
     assert pipeline.dedup.index.namespace == "items"
     assert middleware.dedup.index.namespace == "pages"
+
+
+def test_an_item_loaders_list_of_urls_names_the_item_by_its_first(pipeline_and_stats):
+    pipeline, _ = pipeline_and_stats()
+    pipeline.process_item({"url": ["", "http://a.test/1"], "title": "Seeds", "body": BODY})
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": ["http://a.test/2"], "title": "Seeds", "body": BODY})
+    assert str(dropped.value) == "Near-duplicate of http://a.test/1 (distance 0): http://a.test/2"
