@@ -41,6 +41,7 @@ KEPT = "kept"
 DROPPED = "dropped"
 SKIPPED = "skipped"
 STOP_REASON = "simhash_index_error"
+REPORT_STOP_REASON = "simhash_report_error"
 #: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
 FLUSH_INTERVAL = 1.0
 #: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
@@ -163,7 +164,7 @@ class Deduplicator:
         from scrapy_simhash.index import IndexParameterMismatch
         from scrapy_simhash.index.base import mask_password
 
-        self.session.component_opened(self.namespace)
+        report_usable = self.session.component_opened(self.namespace)
         try:
             self.index = self.detector.open_index(
                 self.config.index_uri, namespace=self.namespace, **self.config.index_options
@@ -189,6 +190,8 @@ class Deduplicator:
             return
         self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
         self._start_flusher()
+        if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
+            self._stop(REPORT_STOP_REASON)
 
     def _start_flusher(self) -> None:
         """Flush the index periodically on the crawl's reactor (none installed: no timer)."""
@@ -364,7 +367,7 @@ class Deduplicator:
             self.config.on_index_error, exc_info=error, extra={"crawler": self.crawler},
         )
 
-    def _stop(self) -> None:
+    def _stop(self, reason: str = STOP_REASON) -> None:
         if self._stopping:
             return
         self._stopping = True
@@ -374,16 +377,18 @@ class Deduplicator:
         if hasattr(engine, "close_spider_async"):  # Scrapy >= 2.14
             from scrapy.utils.defer import deferred_from_coro
 
-            deferred_from_coro(engine.close_spider_async(reason=STOP_REASON))
+            deferred_from_coro(engine.close_spider_async(reason=reason))
         else:  # pragma: no cover - Scrapy 2.13 (its tests run on 2.13 in CI)
-            self._close_once_running(engine, attempts=STOP_ATTEMPTS)
+            self._close_once_running(engine, reason, attempts=STOP_ATTEMPTS)
 
-    def _close_once_running(self, engine: Any, attempts: int) -> None:
+    def _close_once_running(self, engine: Any, reason: str, attempts: int) -> None:
         """Scrapy 2.13: close the spider once the engine runs. Closed from ``spider_opened``,
         before ``engine.start()``, 2.13 never finishes the crawl (``start`` waits forever)."""
         if not engine.running and attempts > 0:
             from twisted.internet import reactor
 
-            reactor.callLater(STOP_RETRY_SECONDS, self._close_once_running, engine, attempts - 1)
+            reactor.callLater(
+                STOP_RETRY_SECONDS, self._close_once_running, engine, reason, attempts - 1
+            )
             return
-        engine.close_spider(self.crawler.spider, STOP_REASON)
+        engine.close_spider(self.crawler.spider, reason)

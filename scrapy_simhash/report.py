@@ -92,10 +92,24 @@ class CrawlSession:
             session = cls._sessions[crawler] = cls(crawler, report_file)
         return session
 
-    def component_opened(self, name: str) -> None:
-        if self.report is not None:
-            self.report.open()
+    def component_opened(self, name: str) -> bool:
+        """Count ``name`` in until it closes; False (for the first component only) if the
+        report file cannot be written: that is logged, and no report is written this crawl."""
         self._open_components.add(name)
+        if self.report is None:
+            return True
+        try:
+            self.report.open()
+        except OSError as error:
+            logger.error(
+                "Simhash: cannot write the duplicate report SIMHASH_REPORT_FILE=%r (%s: %s). "
+                "Stopping the crawl.",
+                str(self.report.path), type(error).__name__, error,
+                extra={"crawler": self.crawler},
+            )
+            self.report = None
+            return False
+        return True
 
     def record_duplicate(
         self, kind: str, url: str, duplicate_of: str | None, distance: int | None

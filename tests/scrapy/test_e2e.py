@@ -247,3 +247,15 @@ def test_other_algorithms_drop_only_cluster_members(demo_site, tmp_path, algorit
     tracked = {path for path in DROPPED if "utm_source" in path}
     assert tracked <= page_drops(result, base)
     assert result.stats["simhash/pages/dropped"] == len(page_drops(result, base))
+
+
+def test_a_report_file_that_cannot_be_written_stops_the_crawl_at_once(demo_site, tmp_path):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    report = not_a_folder / "duplicates.jsonl"
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_REPORT_FILE={report}",
+                       timeout=60)
+    assert result.log.count("cannot write the duplicate report SIMHASH_REPORT_FILE") == 1
+    assert "Spider closed (simhash_report_error)" in result.log
+    assert len(result.requested) <= 1  # at most the start page, already on its way
+    assert result.log.count("Simhash: pages") <= 1  # one summary line
