@@ -340,7 +340,7 @@ class Deduplicator:
     def _decide_on_index_error(self, key: str, fingerprint: Any, error: Exception) -> Outcome:
         self._index_error("check_and_add", error)
         policy = self.config.on_index_error
-        if policy == "keep":
+        if policy != "drop":  # "keep", or "stop" (the crawl stops; what was checked is kept)
             self.stats.inc_value(f"{self._prefix}kept")
             return Outcome(KEPT, fingerprint=fingerprint, reason="index_error")
         self.stats.inc_value(f"{self._prefix}dropped")
@@ -371,7 +371,10 @@ class Deduplicator:
         if self._stopping:
             return
         self._stopping = True
-        engine = self.crawler.engine
+        try:
+            engine = self.crawler.engine
+        except RuntimeError:  # Scrapy >= 2.14 before the crawl starts (no engine to stop)
+            engine = None
         if engine is None:
             return
         if hasattr(engine, "close_spider_async"):  # Scrapy >= 2.14

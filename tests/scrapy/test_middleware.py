@@ -133,7 +133,7 @@ class BrokenIndex:
         pass
 
 
-@pytest.mark.parametrize(("policy", "dropped"), [("keep", False), ("drop", True)])
+@pytest.mark.parametrize(("policy", "dropped"), [("keep", False), ("drop", True), ("stop", False)])
 def test_index_errors_follow_the_policy_and_are_logged_once(build, caplog, policy, dropped):
     middleware, stats = build(SIMHASH_INDEX_URI=f"{__name__}.BrokenIndex",
                               SIMHASH_ON_INDEX_ERROR=policy)
