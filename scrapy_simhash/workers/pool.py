@@ -241,6 +241,8 @@ class WorkerPool:
         size = resolve_worker_count(config.workers)
         if size <= 0:
             return None
+        if not crawler.settings.getbool("TWISTED_REACTOR_ENABLED", True):
+            return None  # no Twisted reactor (TWISTED_REACTOR_ENABLED=False): workers need it
         pool = cls._pools.get(crawler)
         if pool is None:
             try:

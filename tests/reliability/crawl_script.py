@@ -39,7 +39,12 @@ def main() -> None:
         "FEEDS": {f"{out}/items-{pid}.jsonl": {"format": "jsonlines"}},
         **extra,
     }
-    process = CrawlerProcess(settings)
+    if settings.get("TWISTED_REACTOR_ENABLED", True):
+        process = CrawlerProcess(settings)
+    else:  # newer Scrapy, asyncio without Twisted's reactor
+        from scrapy.crawler import AsyncCrawlerProcess
+
+        process = AsyncCrawlerProcess(settings)
     crawler = process.create_crawler(SiteSpider)
 
     def dump_stats() -> None:

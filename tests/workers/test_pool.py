@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import scrapy.crawler
 from reliability import site
 from reliability.crawls import items, logs, start_crawl, stats, wait_for_requests
 from scrapy.utils.test import get_crawler
@@ -385,3 +386,13 @@ def test_tasks_of_a_worker_lost_while_starting_go_to_a_ready_one(monkeypatch):
     ready.writer.abort()
     os.close(ready_read)
     os.close(starting_read)
+
+
+@pytest.mark.skipif(not hasattr(scrapy.crawler, "AsyncCrawlerProcess"),
+                    reason="this Scrapy always runs Twisted's reactor")
+def test_without_twisteds_reactor_the_crawl_works_inline(tmp_path):
+    kept, crawl_stats, log = _crawl(tmp_path / "out",
+                                    {"SIMHASH_WORKERS": 1, "TWISTED_REACTOR_ENABLED": False})
+    assert " ERROR: " not in log
+    assert "simhash/workers/processes" not in crawl_stats
+    _assert_one_survivor_per_cluster(kept)
