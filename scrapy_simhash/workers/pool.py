@@ -42,6 +42,9 @@ logger = logging.getLogger(__name__)
 
 #: Replacements for crashed or killed workers in one crawl before the pool gives up.
 MAX_RESTARTS = 10
+#: After a worker's output closed, how often and how long to look for its exit status.
+REAP_INTERVAL = 0.1
+REAP_ATTEMPTS = 100
 #: Seconds between checks for a worker stuck on one task.
 WATCHDOG_INTERVAL = 1.0
 #: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
@@ -186,6 +189,20 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def outConnectionLost(self) -> None:
         self._lost()
+        self._reap(REAP_ATTEMPTS)
+
+    def _reap(self, attempts: int) -> None:
+        """Collect the exited process ourselves: Twisted only does on SIGCHLD, and a reactor run
+        without its signal handlers (``CrawlerRunner`` in an application, say) never gets one,
+        leaving a zombie per worker."""
+        transport = self.transport
+        if transport is None or getattr(transport, "pid", None) is None:
+            return  # reaped already (Twisted's own handler, or this)
+        transport.reapProcess()
+        if transport.pid is not None and attempts > 1:
+            from twisted.internet import reactor
+
+            reactor.callLater(REAP_INTERVAL, self._reap, attempts - 1)
 
     def processEnded(self, reason: Any) -> None:
         self._lost()

@@ -9,6 +9,8 @@ import glob
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -396,3 +398,55 @@ def test_without_twisteds_reactor_the_crawl_works_inline(tmp_path):
     assert " ERROR: " not in log
     assert "simhash/workers/processes" not in crawl_stats
     _assert_one_survivor_per_cluster(kept)
+
+
+RUNNER_SCRIPT = """
+import asyncio, os, sys
+from scrapy.utils.reactor import install_reactor
+install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+from twisted.internet import defer, reactor
+from scrapy.crawler import CrawlerRunner
+from reliability.crawl_script import SiteSpider
+
+def zombies():
+    found = 0
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found += fields[0] == "Z" and fields[1] == str(os.getpid())
+    return found
+
+runner = CrawlerRunner({"ADDONS": {"scrapy_simhash.Addon": 0}, "ROBOTSTXT_OBEY": False,
+                        "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "WARNING",
+                        "SIMHASH_WORKERS": 1})
+
+@defer.inlineCallbacks
+def crawls():
+    for _ in range(2):
+        yield runner.crawl(SiteSpider, start_url=sys.argv[1])
+    yield defer.Deferred.fromFuture(asyncio.ensure_future(asyncio.sleep(1.5)))
+    print("zombies", zombies(), flush=True)
+    reactor.stop()
+
+crawls()
+reactor.run(installSignalHandlers=False)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_workers_are_reaped_on_a_reactor_without_signal_handlers(tmp_path):
+    """An application running crawls with CrawlerRunner on a reactor without Twisted's signal
+    handlers gets no SIGCHLD: the pool collects its exited workers itself, leaving no zombies."""
+    server = site.SiteServer().start()
+    try:
+        tests = Path(__file__).resolve().parents[1]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tests), str(tests.parent)]))
+        done = subprocess.run([sys.executable, "-c", RUNNER_SCRIPT, server.url], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "zombies 0" in done.stdout, done.stdout + done.stderr[-3000:]
