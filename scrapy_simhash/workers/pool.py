@@ -154,6 +154,8 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.busy_since = self.pool.now() if self.pending and self.ready else None
 
     def outReceived(self, data: bytes) -> None:
+        if not self.alive:  # given up on (killed, say): its tasks went elsewhere already
+            return
         self.buffer += data
         while len(self.buffer) >= HEADER.size:
             length, raw_length = HEADER.unpack_from(self.buffer)

@@ -25,7 +25,7 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.defer import Deferred
 
 from scrapy_simhash.settings import SimhashConfig
-from scrapy_simhash.workers import WorkerPool, resolve_worker_count
+from scrapy_simhash.workers import WorkerError, WorkerPool, resolve_worker_count
 from scrapy_simhash.workers.child import encode_frame
 from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.pool import MAX_QUEUED, _WorkerProtocol
@@ -450,3 +450,18 @@ def test_workers_are_reaped_on_a_reactor_without_signal_handlers(tmp_path):
         server.stop()
     assert done.returncode == 0, done.stderr[-3000:]
     assert "zombies 0" in done.stdout, done.stdout + done.stderr[-3000:]
+
+
+def test_answers_from_a_worker_given_up_on_are_ignored(monkeypatch):
+    """A worker killed by the watchdog may still have answers in its pipe: its tasks were
+    already failed or handed on, so those answers must not be matched to anything."""
+    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1), 1)
+    pool._components.add("pages")
+    worker, read_end = _fake_worker(pool, ready=True)
+    on_it, queued = worker.send(("text", "stuck")), worker.send(("text", "behind it"))
+    monkeypatch.setattr(pool, "_spawn", lambda: None)
+    worker._lost()
+    worker.outReceived(encode_frame(("ok", 1, 0.1, None)) * 2)  # late: no IndexError, no mix-up
+    assert isinstance(_failure_of(on_it), WorkerError)
+    assert isinstance(_failure_of(queued), WorkerError)
+    os.close(read_end)
