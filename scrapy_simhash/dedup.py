@@ -165,11 +165,15 @@ class Deduplicator:
         from scrapy_simhash.index.base import mask_password
 
         report_usable = self.session.component_opened(self.namespace)
+        if self.session.index_unusable:  # the other component just failed on the same URI
+            self._stopping = True  # and is stopping the crawl: no second try, no second wait
+            return
         try:
             self.index = self.detector.open_index(
                 self.config.index_uri, namespace=self.namespace, **self.config.index_options
             )
         except IndexParameterMismatch as error:
+            self.session.index_unusable = True
             logger.error(
                 "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
                 "use another index or the same settings. Stopping the crawl.",
@@ -179,6 +183,7 @@ class Deduplicator:
             return
         except Exception as error:
             # Without its index the crawl cannot deduplicate at all: stop whatever the policy.
+            self.session.index_unusable = True
             self.stats.inc_value("simhash/index/errors")
             logger.error(
                 "Simhash: cannot open the index at SIMHASH_INDEX_URI=%r (%s: %s). "

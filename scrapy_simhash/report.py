@@ -82,6 +82,7 @@ class CrawlSession:
     def __init__(self, crawler: Crawler, report_file: str | None) -> None:
         self.crawler = crawler
         self.report = DuplicateReport(report_file) if report_file else None
+        self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
         self._open_components: set[str] = set()
 
     @classmethod
