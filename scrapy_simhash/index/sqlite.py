@@ -241,9 +241,10 @@ class SqliteIndex(NearDuplicateIndex):
     def _open_schema(self, params: Mapping[str, object] | None) -> None:
         wanted = self._parameter_record(params, FORMAT_VERSION)
         conn = self._conn
-        own_transaction = not self._shared.in_transaction  # else another namespace's is open
-        if own_transaction:
-            conn.execute("BEGIN IMMEDIATE")
+        # Not inside another namespace's open transaction: a rollback there must not take this
+        # namespace's new tables with it.
+        self._shared.commit()
+        conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {META_TABLE} (namespace TEXT NOT NULL, "
@@ -265,11 +266,9 @@ class SqliteIndex(NearDuplicateIndex):
             else:
                 self._create_tables(wanted)
         except BaseException:
-            if own_transaction:
-                conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK")
             raise
-        if own_transaction:
-            conn.execute("COMMIT")
+        conn.execute("COMMIT")
 
     def _check_parameters(
         self, stored: dict[str, str], wanted: dict[str, str], *, check_user_params: bool
@@ -416,9 +415,16 @@ class SqliteIndex(NearDuplicateIndex):
         words = [to_signed((fingerprint >> (64 * w)) & MASK64) for w in range(self.layout.words)]
         return (row_id, key, *words)
 
+    def _storable_key(self, key: str) -> str:
+        """The key, checked before any write: SQLite encodes it only when the row goes in,
+        and a failure then would roll back every uncommitted row of this connection."""
+        key = self._key(key)
+        key.encode("utf-8")  # UnicodeEncodeError (a ValueError) for a lone surrogate
+        return key
+
     def add(self, key: str, fingerprint: int) -> None:
         self._check_open()
-        key = self._key(key)
+        key = self._storable_key(key)
         value = self._fingerprint(fingerprint)
         self._begin()
         row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
@@ -440,7 +446,9 @@ class SqliteIndex(NearDuplicateIndex):
         iterator = iter(items)
         while True:
             room = max(1, self.commit_every - self._shared.pending)
-            chunk = [(self._key(k), self._fingerprint(fp)) for k, fp in islice(iterator, room)]
+            chunk = [
+                (self._storable_key(k), self._fingerprint(fp)) for k, fp in islice(iterator, room)
+            ]
             if not chunk:
                 return
             self._begin()
@@ -482,10 +490,29 @@ class SqliteIndex(NearDuplicateIndex):
         self._maybe_commit()
         self._sync()
 
+    def check_and_add(self, key: str, fingerprint: int) -> Match | None:
+        """Atomic across processes sharing the file: the search runs under the write lock, so
+        no other process stores a near-duplicate between this search and this insert."""
+        self._check_open()
+        key = self._storable_key(key)
+        value = self._fingerprint(fingerprint)
+        self._maybe_commit()
+        self._begin()  # the write lock, and what others committed before it
+        matches = self._search(value, self._radius(None))
+        if not matches:
+            self.add(key, value)
+            return None
+        if self._shared.pending == 0:  # nothing of ours to commit: free the lock at once
+            self._shared.commit()
+        return matches[0]
+
     def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
         value = self._fingerprint(fingerprint)
         radius = self._radius(max_distance)
         self._before_read()
+        return self._search(value, radius)
+
+    def _search(self, value: int, radius: int) -> list[Match]:
         if self.engine is None:
             return self._query_sql(value, radius)
         ids = self._ids.data

@@ -280,3 +280,73 @@ def test_processes_creating_one_new_database_at_once_all_open_it(tmp_path):
             opener.join(timeout=60)
         outcomes += [results.get(timeout=10) for _ in openers]
     assert outcomes == ["ok"] * len(outcomes)
+
+
+def test_a_key_sqlite_cannot_store_loses_no_earlier_row(db_uri):
+    """A lone surrogate (json.loads gives one for "\\udc80") is refused before the write, so
+    the pages already stored in the open transaction, of both namespaces, stay."""
+    pages = open_index(db_uri, commit_every=10**6, commit_interval=3600)
+    items = open_index(db_uri, namespace="items")
+    pages.add("page", 1)
+    items.add("item", 2)
+    for bad in (lambda: pages.add("https://a.example/\udc80", 3),
+                lambda: pages.check_and_add("https://a.example/\udc80", 3),
+                lambda: items.add_many([("ok", 4), ("\udc80", 5)])):
+        with pytest.raises(UnicodeEncodeError):
+            bad()
+    assert (len(pages), len(items)) == (1, 1)
+    assert pages.query(1)[0].key == "page"
+    items.close()
+    pages.close()
+
+
+def test_a_rollback_in_one_namespace_keeps_a_namespace_opened_meanwhile(db_uri):
+    pages = open_index(db_uri, commit_every=10**6, commit_interval=3600)
+    pages.add("page", 1)  # its transaction stays open
+    items = open_index(db_uri, namespace="items")  # commits it, then creates its own tables
+    pages.add("page 2", 3)
+    pages._shared.rollback()  # that write fails, say
+    items.add("item", 2)  # the table is still there
+    assert (len(pages), len(items)) == (1, 1)
+    items.close()
+    pages.close()
+
+
+RACER = textwrap.dedent("""
+    import sys
+    from scrapy_simhash.index import open_index
+    uri, key, fingerprint = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    with open_index(uri) as index:
+        print("open", flush=True)
+        sys.stdin.readline()
+        print(index.check_and_add(key, fingerprint), flush=True)
+        sys.stdin.readline()  # holds its transaction open until told to close
+""")
+
+
+def test_check_and_add_is_atomic_across_processes(db_uri):
+    """Two crawls on one file check near-duplicates at the same moment: one keeps its page, the
+    other is told it duplicates it (the second waits for the first one's write lock)."""
+    open_index(db_uri).close()
+    first, second = (
+        subprocess.Popen([sys.executable, "-c", RACER, db_uri, key, str(fingerprint)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for key, fingerprint in (("first", 0xDEADBEEF), ("mirror", 0xDEADBEEF ^ 1))
+    )
+    try:
+        assert first.stdout.readline() == second.stdout.readline() == "open\n"
+        first.stdin.write("check\n")
+        first.stdin.flush()
+        assert first.stdout.readline() == "None\n"  # stored, not yet committed
+        second.stdin.write("check\n")
+        second.stdin.flush()
+        first.stdin.write("close\n")  # commits: the second one gets the lock, and sees it
+        first.stdin.flush()
+        assert second.stdout.readline().startswith("Match(key='first', ")
+        second.stdin.write("close\n")
+        second.stdin.flush()
+    finally:
+        for process in (first, second):
+            process.communicate(timeout=30)
+    with open_index(db_uri) as index:
+        assert len(index) == 1
