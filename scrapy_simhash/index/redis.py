@@ -352,6 +352,9 @@ class RedisIndex(NearDuplicateIndex):
                      if name not in ours]
         for name, _ in for_redis:  # redis-py parses its own query options (it knows their types)
             kwargs.pop(name, None)
+        written = dict(parse_qsl(query, keep_blank_values=True))
+        if "prefix" in written and not isinstance(kwargs.get("prefix"), str):
+            kwargs["prefix"] = written["prefix"]  # as written: "0601" is not the number 601
         url = f"{location}?{urlencode(for_redis)}" if for_redis else location
         return cls(url, **kwargs)
 

@@ -149,6 +149,13 @@ def test_uri_options_reach_the_backend_and_redis_py(redis_server, redis_prefix):
         assert kwargs["socket_timeout"] == 3.0
 
 
+@pytest.mark.parametrize("prefix", ["20240601", "0601", "on", "1e3"])
+def test_a_prefix_in_the_uri_is_taken_as_written(redis_server, prefix):
+    with open_index(f"{redis_server.url}?prefix={prefix}", namespace="prefix_test") as index:
+        assert index.prefix == prefix
+        index.drop()
+
+
 @pytest.mark.parametrize("prefix", ["a*", "a b", "{x}", "", "a?b", "x[1]"])
 def test_unsafe_prefixes_are_rejected(redis_server, prefix):
     with pytest.raises(ValueError, match="prefix"):
