@@ -13,6 +13,7 @@ import argparse
 import difflib
 import json
 import multiprocessing
+import sqlite3
 import sys
 import time
 from collections import deque
@@ -22,7 +23,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from scrapy_simhash.index import coerce_option
+from scrapy_simhash.index import NearDuplicateIndexError, coerce_option
 from scrapy_simhash.records import (
     AtomicWriter,
     Record,
@@ -309,7 +310,7 @@ def _prepare(
         except UnknownField as missing:
             if record.number == 1:
                 raise CliError(_unknown_field_message(reader, record, str(missing))) from None
-            error = RecordError(reader.path, record.line, f"record has no {missing!r} field")
+            error = RecordError(reader.path, record.line, f"record has no {str(missing)!r} field")
             if reader.on_error == "stop":
                 raise error from None
             job.skipped.append(error)
@@ -334,8 +335,13 @@ def _prepare(
 
 def _record_id(record: Record, job: DedupJob, folder: bool) -> str:
     if job.id_field is None:
-        return record.data["path"] if folder else str(record.number)
-    return as_text(field_value(record.data, job.id_field))
+        key = record.data["path"] if folder else str(record.number)
+    else:
+        key = as_text(field_value(record.data, job.id_field))
+    # Storable and printable: a file name's undecodable bytes, a JSON "\ud83d", as escapes.
+    if folder:
+        return key.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _url(record: Record) -> str | None:
@@ -875,6 +881,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except OSError as error:  # an output folder that is missing, a file name too long...
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
+    except (NearDuplicateIndexError, sqlite3.Error) as error:  # the index cannot be used
+        print(f"{PROG}: error: index: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -352,3 +352,31 @@ def test_sign_batch_equals_signing_one_by_one() -> None:
     assert sign_batch(detector, "html", pages) == [
         detector.signature_html(html, None, url) for html, url in pages
     ]
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    (("--out", "no_such_folder/kept.jsonl"), "scrapy-simhash: error: "),
+    (("--out", "kept.jsonl", "--dups", "no_such_folder/dups.jsonl"), "scrapy-simhash: error: "),
+    (("--out", "kept.jsonl", "--index", "sqlite:///no_such_folder/seen.db"),
+     "scrapy-simhash: error: index: "),
+    (("--out", "kept.jsonl", "--index", "redis://127.0.0.1:1/0?socket_connect_timeout=1"),
+     "scrapy-simhash: error: index: "),
+])
+def test_files_and_indexes_that_cannot_be_used_are_one_line_errors(workdir, extra, expected):
+    write_jsonl(workdir / "crawl.jsonl", sample_rows()[:3])
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", *extra, cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.startswith(expected), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_ids_python_cannot_encode_are_kept_as_escapes(workdir: Path) -> None:
+    body = sample_rows()[0]["body"]
+    text = json.dumps(body)
+    lines = ['{"id": "x\\ud83d", "body": ' + text + "}", '{"id": "y", "body": ' + text + "}"]
+    (workdir / "crawl.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--id-field", "id",
+                     "--out", "kept.jsonl", "--dups", "dups.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert json.loads((workdir / "dups.jsonl").read_text("utf-8")) == {
+        "id": "y", "duplicate_of": "x\\ud83d", "distance": 0}
