@@ -230,8 +230,9 @@ class RecordReader:
                     source.take()
                     self._fail(first_line, f"malformed CSV ({error})")
                     continue
+                undecodable = source.undecodable  # (take() starts the next record afresh)
                 raw = source.take()
-                if source.undecodable:
+                if undecodable:
                     self._fail(first_line, "not valid UTF-8")
                     continue
                 if not row:

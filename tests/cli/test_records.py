@@ -154,3 +154,12 @@ def test_json_lines_parse_exactly_as_json_loads(line: str) -> None:
             return ("error", error.msg, error.pos)
 
     assert outcome(_json_line) == outcome(json.loads)
+
+
+def test_a_csv_row_that_is_not_utf8_is_malformed(tmp_path: Path) -> None:
+    path = tmp_path / "items.csv"
+    path.write_bytes(b"url,body\nhttps://a.example,caf\xe9\nhttps://b.example,fine\n")
+    reader, records = read(path, "skip")
+    assert [r.data["url"] for r in records] == ["https://b.example"]
+    assert [e.line for e in reader.skipped] == [2]
+    assert "not valid UTF-8" in str(reader.skipped[0])
