@@ -208,8 +208,14 @@ class Fingerprinter:
         )
 
     def is_near_duplicate(self, a: int | None, b: int | None) -> bool:
-        """True when both fingerprints exist and lie within ``max_distance`` of each other."""
-        return a is not None and b is not None and hamming_distance(a, b) <= self.max_distance
+        """True when both fingerprints exist and lie within ``max_distance`` of each other; a
+        fingerprint wider than ``bits`` (or negative) raises ValueError."""
+        if a is None or b is None:
+            return False
+        for value in (a, b):
+            if hamming_distance(value, 0) and int(value) >> self.bits:  # (negatives raise)
+                raise ValueError(f"not a {self.bits}-bit fingerprint: {value!r}")
+        return hamming_distance(a, b) <= self.max_distance
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:

@@ -23,6 +23,7 @@ optional package, the process or the machine.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -37,7 +38,7 @@ _KEPT_POWERS = 1 << 21  # texts up to 2 MB reuse the cached powers
 
 
 def check_bits(bits: int) -> int:
-    if bits not in SUPPORTED_BITS:
+    if isinstance(bits, bool) or not isinstance(bits, int) or bits not in SUPPORTED_BITS:
         raise ValueError(f"bits must be one of {SUPPORTED_BITS}, not {bits!r}")
     return bits
 
@@ -167,8 +168,15 @@ def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
 
 
 def hamming_distance(a: int, b: int) -> int:
-    """Number of differing bits between two fingerprints."""
-    return (a ^ b).bit_count()
+    """Number of differing bits between two fingerprints (non-negative integers; a negative
+    one, a 64-bit value read back as a signed int64 say, raises ValueError)."""
+    return (_fingerprint_int(a) ^ _fingerprint_int(b)).bit_count()
+
+
+def _fingerprint_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"a fingerprint is a non-negative integer, got {value!r}")
+    return int(value)
 
 
 # 16-bit counters packed four to a uint64: shifting a hash word right by k and masking leaves

@@ -230,3 +230,13 @@ def test_fingerprint_many_takes_any_iterable_and_leaves_short_texts_unfingerprin
     result = fp.fingerprint_many(iter([SIMPLIFIED, "", "word " * 15, "word " * 16]))
     assert result[0] == fp.fingerprint_text(SIMPLIFIED) is not None
     assert result[1:3] == [None, None] and result[3] is not None
+
+
+def test_is_near_duplicate_refuses_fingerprints_wider_than_its_bits():
+    narrow = Fingerprinter(bits=64, max_distance=3)
+    assert narrow.is_near_duplicate(5, 7) and not narrow.is_near_duplicate(5, None)
+    for a, b in ((5, 5 | 1 << 100), ((1 << 64) | 5, 5), (-1, 0)):
+        with pytest.raises(ValueError):
+            narrow.is_near_duplicate(a, b)
+    with pytest.raises(ValueError, match="bits"):
+        Fingerprinter(bits=64.0)

@@ -197,3 +197,9 @@ def test_words_to_ints_puts_the_first_word_lowest():
     words = np.array([[1, 2], [2**64 - 1, 0]], dtype=np.uint64)
     assert words_to_ints(words) == [1 | 2 << 64, 2**64 - 1]
     assert words_to_ints(words[:, :1]) == [1, 2**64 - 1]
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.5, "3"])
+def test_hamming_distance_refuses_what_is_not_a_fingerprint(bad):
+    with pytest.raises(ValueError, match="non-negative integer"):
+        hamming_distance(bad, 0)
