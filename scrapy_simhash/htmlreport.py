@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,8 @@ def read_duplicates(path: str | Path) -> list[DuplicateRow]:
         if data.get("duplicate_of") is None:
             continue
         distance = data.get("distance")
-        if not isinstance(distance, int | float) or isinstance(distance, bool):
+        if (not isinstance(distance, int | float) or isinstance(distance, bool)
+                or not math.isfinite(distance)):
             distance = None
         rows.append(DuplicateRow(str(key), str(data["duplicate_of"]), distance, record.line))
     return rows
@@ -70,6 +72,10 @@ def build_clusters(rows: Iterable[DuplicateRow]) -> list[Cluster]:
     return ordered
 
 
+#: Beyond this span of integer distances, the histogram has 20 bins instead of a bar each.
+MAX_BARS = 200
+
+
 def distance_histogram_png(distances: Sequence[float | int]) -> bytes:
     """A bar chart of how many duplicates lie at each distance, as PNG bytes."""
     import matplotlib
@@ -80,7 +86,8 @@ def distance_histogram_png(distances: Sequence[float | int]) -> bytes:
 
     figure = Figure(figsize=(6.4, 3.2), dpi=100)
     axes = figure.add_subplot()
-    if distances and all(float(d).is_integer() for d in distances):
+    integers = bool(distances) and all(float(d).is_integer() for d in distances)
+    if integers and max(distances) - min(distances) <= MAX_BARS:  # a bar per distance
         counts = Counter(int(d) for d in distances)
         low, high = min(counts), max(counts)
         values = list(range(low, high + 1))

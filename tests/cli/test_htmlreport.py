@@ -7,6 +7,7 @@ from pathlib import Path
 from scrapy_simhash.htmlreport import (
     DuplicateRow,
     build_clusters,
+    distance_histogram_png,
     read_duplicates,
     render_report,
 )
@@ -51,3 +52,13 @@ def test_page_lists_at_most_max_clusters() -> None:
     page = render_report(rows, title="t", max_clusters=2)
     assert "(2 of 5)" in page and "3 smaller clusters not listed." in page
     assert page.count("<details>") == 2
+
+
+def test_far_apart_or_infinite_distances_still_give_a_histogram(tmp_path: Path) -> None:
+    path = tmp_path / "dups.jsonl"
+    path.write_text('{"id": 2, "duplicate_of": 1, "distance": 3000000}\n'
+                    '{"id": 3, "duplicate_of": 1, "distance": 0}\n'
+                    '{"id": 4, "duplicate_of": 1, "distance": Infinity}\n', encoding="utf-8")
+    rows = read_duplicates(path)
+    assert [r.distance for r in rows] == [3000000, 0, None]
+    assert distance_histogram_png([r.distance for r in rows if r.distance is not None])
