@@ -242,6 +242,8 @@ class DedupJob:
     chunk_size: int = DEFAULT_CHUNK
     progress: bool = False
     skipped: list[RecordError] = field(default_factory=list)
+    field_seen: bool = False  # a record had the text field(s)
+    missing_field: str | None = None  # the message for the first record that had not
 
 
 def run_dedup(
@@ -279,6 +281,8 @@ def run_dedup(
             if bar is not None:
                 bar.update(reader.bytes_read - bar.n)
                 bar.set_postfix(records=summary.records, dropped=summary.dropped, refresh=False)
+        if job.missing_field is not None and not job.field_seen:  # a typo, not a sparse feed
+            raise CliError(job.missing_field)
         index.flush()
     finally:
         if bar is not None:
@@ -320,12 +324,13 @@ def _prepare(
         else:
             try:
                 text = record_text(record, job.fields)
+                job.field_seen = True
             except UnknownField as missing:
-                if record.number == 1:
-                    raise CliError(
-                        _unknown_field_message(reader, record, str(missing))
-                    ) from None
-                text = ""  # a later record without the field has no text: kept, unfingerprinted
+                # Scrapy's exports leave unset fields out: a record without the field has no
+                # text (kept, unfingerprinted); if no record has it, it is an unknown field.
+                if job.missing_field is None:
+                    job.missing_field = _unknown_field_message(reader, record, str(missing))
+                text = ""
             items.append((text, _url(record)) if job.html else text)
         records.append(record)
         keys.append(key)

@@ -380,3 +380,12 @@ def test_ids_python_cannot_encode_are_kept_as_escapes(workdir: Path) -> None:
     assert result.code == 0, result.stderr
     assert json.loads((workdir / "dups.jsonl").read_text("utf-8")) == {
         "id": "y", "duplicate_of": "x\\ud83d", "distance": 0}
+
+
+def test_a_first_record_without_the_text_field_is_kept_unfingerprinted(workdir: Path) -> None:
+    rows = sample_rows()[:3]
+    write_jsonl(workdir / "crawl.jsonl", [{"url": "https://a.example/no-body"}, *rows])
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
+                     cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert summary_of(result.stdout)[3] == 1  # unfingerprinted
