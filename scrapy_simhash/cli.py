@@ -434,6 +434,14 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         raise CliError(f"{path}: name the text to compare with --field (repeat it for several)")
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.chunk_size < 1:
+        raise CliError(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    outputs = [Path(name) for name in (args.out, args.dups) if name]
+    if len(outputs) == 2 and outputs[0].resolve() == outputs[1].resolve():
+        raise CliError(f"--out and --dups name the same file: {args.out}")
+    for output in outputs:  # before the run, not after it: nothing would be written
+        if output.is_dir():
+            raise CliError(f"{output}: is a folder; name a file to write")
     job = DedupJob(
         fields=args.field or [],
         id_field=args.id_field,
@@ -692,6 +700,8 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_index_query(args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise CliError(f"--limit must be at least 0, got {args.limit}")
     index = open_stored_index(args.uri, args.namespace)
     try:
         fingerprinter = _fingerprinter_for(index, args)

@@ -389,3 +389,18 @@ def test_a_first_record_without_the_text_field_is_kept_unfingerprinted(workdir: 
                      cwd=workdir)
     assert result.code == 0, result.stderr
     assert summary_of(result.stdout)[3] == 1  # unfingerprinted
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (("--out", "same.jsonl", "--dups", "same.jsonl"), "--out and --dups name the same file"),
+    (("--out", "a_folder"), "a_folder: is a folder"),
+    (("--out", "kept.jsonl", "--dups", "a_folder"), "a_folder: is a folder"),
+    (("--out", "kept.jsonl", "--chunk-size", "0"), "--chunk-size must be at least 1"),
+])
+def test_outputs_that_cannot_both_be_written_are_refused_before_the_run(workdir, extra, message):
+    write_jsonl(workdir / "crawl.jsonl", sample_rows()[:3])
+    (workdir / "a_folder").mkdir()
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", *extra, cwd=workdir)
+    assert result.code == 2
+    assert message in result.stderr
+    assert sorted(p.name for p in workdir.iterdir()) == ["a_folder", "crawl.jsonl"]
