@@ -10,6 +10,7 @@ import numpy as np
 from scrapy_simhash import features as feat
 from scrapy_simhash.simhash import (
     check_bits,
+    checked_fingerprint,
     hamming_distance,
     simhash,
     simhash_of_groups,
@@ -212,9 +213,7 @@ class Fingerprinter:
         fingerprint wider than ``bits`` (or negative) raises ValueError."""
         if a is None or b is None:
             return False
-        for value in (a, b):
-            if hamming_distance(value, 0) and int(value) >> self.bits:  # (negatives raise)
-                raise ValueError(f"not a {self.bits}-bit fingerprint: {value!r}")
+        a, b = checked_fingerprint(a, self.bits), checked_fingerprint(b, self.bits)
         return hamming_distance(a, b) <= self.max_distance
 
 

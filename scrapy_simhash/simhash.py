@@ -23,7 +23,7 @@ optional package, the process or the machine.
 
 from __future__ import annotations
 
-import numbers
+import operator
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -168,15 +168,24 @@ def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
 
 
 def hamming_distance(a: int, b: int) -> int:
-    """Number of differing bits between two fingerprints (non-negative integers; a negative
-    one, a 64-bit value read back as a signed int64 say, raises ValueError)."""
-    return (_fingerprint_int(a) ^ _fingerprint_int(b)).bit_count()
+    """Number of differing bits between two fingerprints (see :func:`checked_fingerprint`: a
+    negative one, a 64-bit value read back as a signed int64 say, raises ValueError)."""
+    return (checked_fingerprint(a) ^ checked_fingerprint(b)).bit_count()
 
 
-def _fingerprint_int(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"a fingerprint is a non-negative integer, got {value!r}")
-    return int(value)
+def checked_fingerprint(value: object, bits: int | None = None) -> int:
+    """``value`` as a fingerprint: an int (not a bool; else TypeError) in [0, 2**bits), or at
+    least 0 when ``bits`` is None (else ValueError)."""
+    if isinstance(value, bool):
+        raise TypeError("fingerprint must be an int, got bool")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"fingerprint must be an int, got {type(value).__name__}") from None
+    if number < 0 or (bits is not None and number >> bits):
+        allowed = "a non-negative int" if bits is None else f"in [0, 2**{bits})"
+        raise ValueError(f"fingerprint must be {allowed}, got {number}")
+    return number
 
 
 # 16-bit counters packed four to a uint64: shifting a hash word right by k and masking leaves

@@ -199,7 +199,9 @@ def test_words_to_ints_puts_the_first_word_lowest():
     assert words_to_ints(words[:, :1]) == [1, 2**64 - 1]
 
 
-@pytest.mark.parametrize("bad", [-1, True, 1.5, "3"])
-def test_hamming_distance_refuses_what_is_not_a_fingerprint(bad):
-    with pytest.raises(ValueError, match="non-negative integer"):
+@pytest.mark.parametrize(("bad", "error"), [
+    (-1, ValueError), (-(2**63), ValueError), (True, TypeError), (1.5, TypeError), ("3", TypeError),
+])
+def test_hamming_distance_refuses_what_is_not_a_fingerprint(bad, error):
+    with pytest.raises(error, match="fingerprint must be"):
         hamming_distance(bad, 0)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import abc
 import json
-import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
+
+from scrapy_simhash.simhash import checked_fingerprint
 
 from .layout import Layout, TablesOption, make_layout
 
@@ -203,15 +204,7 @@ class NearDuplicateIndex(abc.ABC):
 
     def _fingerprint(self, fingerprint: object) -> int:
         """Validate one fingerprint: an int in [0, 2**bits)."""
-        try:
-            value = operator.index(fingerprint)  # type: ignore[arg-type]
-        except TypeError:
-            raise TypeError(
-                f"fingerprint must be an int, got {type(fingerprint).__name__}"
-            ) from None
-        if value < 0 or value >> self.bits:
-            raise ValueError(f"fingerprint must be in [0, 2**{self.bits}), got {value}")
-        return value
+        return checked_fingerprint(fingerprint, self.bits)
 
     def _radius(self, max_distance: int | None) -> int:
         """The query radius: at most the radius the layout guarantees."""
