@@ -424,8 +424,10 @@ class SqliteIndex(NearDuplicateIndex):
 
     def add(self, key: str, fingerprint: int) -> None:
         self._check_open()
-        key = self._storable_key(key)
-        value = self._fingerprint(fingerprint)
+        self._insert(self._storable_key(key), self._fingerprint(fingerprint))
+
+    def _insert(self, key: str, value: int) -> None:
+        """Store a checked key and fingerprint (see :meth:`add`)."""
         self._begin()
         row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
         try:
@@ -500,7 +502,7 @@ class SqliteIndex(NearDuplicateIndex):
         self._begin()  # the write lock, and what others committed before it
         matches = self._search(value, self._radius(None))
         if not matches:
-            self.add(key, value)
+            self._insert(key, value)
             return None
         if self._shared.pending == 0:  # nothing of ours to commit: free the lock at once
             self._shared.commit()
