@@ -424,11 +424,12 @@ class SqliteIndex(NearDuplicateIndex):
 
     def add(self, key: str, fingerprint: int) -> None:
         self._check_open()
-        self._insert(self._storable_key(key), self._fingerprint(fingerprint))
+        key, value = self._storable_key(key), self._fingerprint(fingerprint)
+        self._begin()
+        self._insert(key, value)
 
     def _insert(self, key: str, value: int) -> None:
-        """Store a checked key and fingerprint (see :meth:`add`)."""
-        self._begin()
+        """Store a checked key and fingerprint, in a transaction :meth:`_begin` opened."""
         row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
         try:
             self._conn.execute(self._insert_sql, self._row_values(row_id, key, value))
