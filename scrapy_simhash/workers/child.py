@@ -19,12 +19,14 @@ Whatever the libraries print goes to stderr: the real stdout is kept for frames 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import struct
 import sys
 import time
+from collections.abc import Iterator
 from typing import IO, Any
 
 #: Lengths of the pickle and of the out-of-band bytes that follow it.
@@ -122,10 +124,23 @@ def main() -> int:
         os._exit(0)
 
 
-#: How the crawl starts a worker: SIGINT ignored first, then the imports (about 0.2 s, during
-#: which a Ctrl-C would otherwise kill the worker the crawl still needs to shut down).
-#: The same as ``python -m scrapy_simhash.workers`` once it runs (``__main__`` is that module).
+#: How the crawl starts a worker (with SIGINT blocked, see :func:`sigint_blocked`): SIGINT
+#: ignored first, then the imports (about 0.2 s, during which a Ctrl-C would otherwise kill the
+#: worker the crawl still needs to shut down). The same as ``python -m scrapy_simhash.workers``
+#: once it runs (``__main__`` is that module).
 COMMAND_CODE = (
     "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); import runpy; "
     "runpy.run_module('scrapy_simhash.workers', run_name='__main__', alter_sys=True)"
 )
+
+
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT held back in this thread meanwhile (one sent then comes after). A process started
+    meanwhile is born with it blocked, so a Ctrl-C in its interpreter's own start-up, before
+    :data:`COMMAND_CODE` ignores SIGINT, cannot kill it (ignoring it discards one pending)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -27,7 +27,13 @@ from weakref import WeakKeyDictionary
 from twisted.internet import protocol
 from twisted.internet.defer import Deferred
 
-from scrapy_simhash.workers.child import COMMAND_CODE, HEADER, decode_frame, frame_parts
+from scrapy_simhash.workers.child import (
+    COMMAND_CODE,
+    HEADER,
+    decode_frame,
+    frame_parts,
+    sigint_blocked,
+)
 from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.tasks import response_parts
 
@@ -345,9 +351,10 @@ class WorkerPool:
         env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
         command = [sys.executable, "-c", COMMAND_CODE]
         try:
-            reactor.spawnProcess(
-                worker, sys.executable, command, env=env, childFDs={0: read_end, 1: "r", 2: 2}
-            )
+            with sigint_blocked():  # until the worker ignores it (see COMMAND_CODE)
+                reactor.spawnProcess(
+                    worker, sys.executable, command, env=env, childFDs={0: read_end, 1: "r", 2: 2}
+                )
         except BaseException:
             worker.writer.abort()
             raise

@@ -8,7 +8,6 @@ import pickle
 import signal
 import subprocess
 import sys
-import time
 
 from scrapy_simhash.dedup import build_detector
 from scrapy_simhash.settings import SimhashConfig
@@ -19,6 +18,7 @@ from scrapy_simhash.workers.child import (
     frame_parts,
     read_frame,
     serve,
+    sigint_blocked,
 )
 
 ARTICLE = (
@@ -144,9 +144,11 @@ def test_an_init_the_worker_cannot_read_is_fatal(tmp_path, monkeypatch):
 
 
 def _start_worker() -> subprocess.Popen:
+    """A worker started as the crawl starts one."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    return subprocess.Popen([sys.executable, "-c", COMMAND_CODE], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    with sigint_blocked():
+        return subprocess.Popen([sys.executable, "-c", COMMAND_CODE], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
 
 def test_a_worker_whose_crawl_has_gone_exits_quietly():
@@ -160,10 +162,9 @@ def test_a_worker_whose_crawl_has_gone_exits_quietly():
 
 def test_a_starting_worker_ignores_ctrl_c():
     """Ctrl-C reaches the crawl's whole process group; the crawl shuts down gracefully and needs
-    its workers meanwhile, even ones still importing."""
+    its workers meanwhile, even ones whose interpreter is still starting."""
     worker = _start_worker()
-    time.sleep(0.02)  # well within its imports
-    worker.send_signal(signal.SIGINT)
+    worker.send_signal(signal.SIGINT)  # at once: before it runs a line of its own
     worker.stdin.write(encode_frame(("init", SimhashConfig())))
     worker.stdin.flush()
     assert read_frame(worker.stdout) == READY
