@@ -184,7 +184,9 @@ def is_content_token(token: str) -> bool:
     if token in STOP_WORDS or len(token) > MAX_TOKEN_CHARS:
         return False
     first = token[0]
-    if first.isspace() or not (first.isalnum()):
+    # An ideograph newer than this Python's Unicode tables (CJK Extension I on 3.11) is not
+    # ``isalnum()``, but the counting paths keep it: so must the token list.
+    if first.isspace() or not (first.isalnum() or _ANY_CJK.match(first)):
         return False
     return not (len(token) == 1 and first.isascii())
 

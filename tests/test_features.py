@@ -93,8 +93,11 @@ def test_weightings():
         feat.weigh(items, "bm25")
 
 
+COUNTED = "ab 1_北京天安门数据㐀𠀀\U0002ebf0，。é'Ｆ\n"  # \U0002ebf0: CJK Extension I
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from("ab 1_北京天安门数据㐀𠀀，。é'Ｆ\n"), max_size=80))
+@given(st.text(alphabet=st.sampled_from(COUNTED), max_size=80))
 def test_counting_equals_counting_the_token_list(text):
     assert feat.count_tokens(text) == Counter(feat.tokenize(text))
     assert feat.count_tokens(text, segment_chinese=False) == Counter(
@@ -252,3 +255,10 @@ def test_fold_traits_mark_what_folding_leaves_alone():
     assert {"a", "Z", "é", "北", "，", "…", "\u00a0", "。"} <= stable
     assert not {"É", "ß", "\u0301", "ﬁ", "１", "⼀", "㐀", "Σ", "\u1161", "🙂"} & stable
     assert traits[ord("北")] & feat._HAN and not traits[ord("é")] & feat._HAN
+
+
+def test_ideographs_newer_than_pythons_unicode_tables_are_tokens_everywhere():
+    """CJK Extension I (Unicode 15.1) is not ``isalnum()`` on Python 3.11: still a token."""
+    text = "\U0002ebf0\U0002ebf1 北京 data"
+    assert feat.tokenize(text) == ["\U0002ebf0", "\U0002ebf1", "北京", "data"]
+    assert Counter(feat.tokenize(text)) == feat.count_tokens(text)
