@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import multiprocessing
 import sqlite3
 import sys
@@ -22,8 +23,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scrapy_simhash.index import NearDuplicateIndexError, coerce_option
+from scrapy_simhash.index.base import mask_password
 from scrapy_simhash.records import (
     AtomicWriter,
     Record,
@@ -156,6 +159,7 @@ class ClusterKeeper:
 
     def __init__(self, detector: Any, index: Any) -> None:
         self.index = index
+        self.added = 0  # signatures this keeper stored
         self.batched = hasattr(index, "query_many") and detector.name == "simhash"
         if self.batched:
             self.max_distance = index.max_distance
@@ -164,10 +168,15 @@ class ClusterKeeper:
     def decide(self, keys: Sequence[str], signatures: Sequence[Any]) -> list[Any]:
         """For each record: the Match it duplicates, or None (kept, or no signature)."""
         if not self.batched:
-            return [
+            found = [
                 None if sig is None else self.index.check_and_add(key, sig)
                 for key, sig in zip(keys, signatures, strict=True)
             ]
+            self.added += sum(
+                sig is not None and match is None
+                for sig, match in zip(signatures, found, strict=True)
+            )
+            return found
         from scrapy_simhash.index import Match
 
         results: list[Any] = [None] * len(keys)
@@ -195,6 +204,7 @@ class ClusterKeeper:
             (keys[positions[row]], signatures[positions[row]])
             for row, is_kept in enumerate(kept) if is_kept
         )
+        self.added += sum(kept)
         return results
 
     def _near_earlier(self, fingerprints: Sequence[int]) -> dict[int, list[tuple[int, int]]]:
@@ -255,14 +265,19 @@ def run_dedup(
     """Deduplicate ``reader``'s records in input order; the first of each cluster is kept."""
     started = time.perf_counter()
     detector = build_detector(job.algorithm, job.options)
+    one_transaction = urlsplit(job.index_uri).scheme == "sqlite"
     try:
-        index = detector.open_index(job.index_uri, namespace=job.namespace)
+        index = detector.open_index(
+            job.index_uri, namespace=job.namespace,
+            **(_one_transaction_options(detector) if one_transaction else {}),
+        )
     except ValueError as error:  # IndexParameterMismatch is a ValueError too
         raise CliError(str(error)) from None
     summary = DedupSummary()
     keeper = ClusterKeeper(detector, index)
     pool = _start_pool(job) if job.jobs > 1 else None
     bar = _progress_bar(reader, job.progress)
+    finished = False
     try:
         prepared = (_prepare(chunk, reader, job) for chunk in _chunked(reader, job.chunk_size))
         for records, keys, signatures in _signed(prepared, detector, pool, job):
@@ -284,16 +299,42 @@ def run_dedup(
         if job.missing_field is not None and not job.field_seen:  # a typo, not a sparse feed
             raise CliError(job.missing_field)
         index.flush()
+        finished = True
     finally:
         if bar is not None:
             bar.close()
         if pool is not None:
             pool.terminate()
             pool.join()
-        index.close()
+        try:
+            if not finished:
+                _undo_unfinished_run(index, keeper, job, one_transaction)
+        finally:
+            index.close()
     summary.skipped = len(reader.skipped) + len(job.skipped)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _one_transaction_options(detector: Any) -> dict[str, Any]:
+    """Index options that make a run against a SQLite file one transaction, committed at the
+    end: a run that fails or is interrupted leaves the index as it was, instead of storing
+    records that a repeated run would then drop as seen."""
+    options: dict[str, Any] = {"commit_every": 1 << 62}
+    if detector.name == "simhash":
+        options["commit_interval"] = math.inf
+    return options
+
+
+def _undo_unfinished_run(index: Any, keeper: ClusterKeeper, job: DedupJob,
+                         one_transaction: bool) -> None:
+    """After a failed or interrupted run: roll a SQLite index back, or say what stays stored."""
+    if one_transaction:
+        index.rollback()
+    elif keeper.added and urlsplit(job.index_uri).scheme != "memory":
+        where = f"{mask_password(job.index_uri)} (namespace {job.namespace})"
+        print(f"{PROG}: the run stopped after storing {keeper.added} fingerprint(s) in {where}; "
+              "running it again drops those records as already seen", file=sys.stderr)
 
 
 def _chunked(records: Iterable[Record], size: int) -> Iterator[list[Record]]:

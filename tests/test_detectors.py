@@ -17,7 +17,7 @@ from scrapy_simhash.detectors import (
     is_near_duplicate,
     optimal_bands,
 )
-from scrapy_simhash.index.base import IndexParameterMismatch
+from scrapy_simhash.index.base import IndexParameterMismatch, NearDuplicateIndexError
 
 ARTICLE_EN = """The harbour town voted on Tuesday to rebuild its old stone pier, ending a debate
 that had divided fishermen, shop owners and the council for nearly a decade. Supporters argued that
@@ -202,6 +202,23 @@ def test_sqlite_band_index_persists_and_checks_parameters(tmp_path, detector):
         assert match is not None and match.key == "first"
     with pytest.raises(IndexParameterMismatch):
         type(detector)(tokenizer="words").open_index(uri)
+
+
+def test_sqlite_band_index_rolls_back_what_is_not_committed(tmp_path):
+    detector = ExactDetector()
+    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
+    with detector.open_index(uri) as index:
+        index.add("kept", detector.signature(ARTICLE_EN))
+        index.flush()
+        index.add("undone", detector.signature(ARTICLE_ZH))
+        index.rollback()
+        assert (len(index), index.query(detector.signature(ARTICLE_ZH))) == (1, [])
+    with detector.open_index(uri) as index:
+        assert len(index) == 1
+    with detector.open_index("memory://") as memory, pytest.raises(
+        NearDuplicateIndexError, match="memory://pages cannot roll back"
+    ):
+        memory.rollback()
 
 
 def test_band_index_namespaces_are_separate(tmp_path):

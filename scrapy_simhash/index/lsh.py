@@ -122,6 +122,14 @@ class BandIndex:
     def flush(self) -> None:
         self.storage.flush()
 
+    def rollback(self) -> None:
+        """Discard the inserts not yet committed (SQLite storage; memory keeps everything)."""
+        self._check_open()
+        rollback = getattr(self.storage, "rollback", None)
+        if rollback is None:
+            raise NearDuplicateIndexError(f"{self.storage.location} cannot roll back")
+        rollback()
+
     def close(self) -> None:
         """Flush and release the storage; calling it again does nothing."""
         if not self._closed:
@@ -260,6 +268,11 @@ class SqliteBandStorage:
 
     def flush(self) -> None:
         self._db.commit()
+        self._pending = 0
+
+    def rollback(self) -> None:
+        """Discard the inserts not yet committed."""
+        self._db.rollback()
         self._pending = 0
 
     def close(self) -> None:

@@ -365,6 +365,12 @@ class SqliteIndex(NearDuplicateIndex):
         """Commit pending inserts (durable once this returns)."""
         self._shared.commit()
 
+    def rollback(self) -> None:
+        """Discard the inserts not yet committed, of every namespace this process has open in
+        the file (they share one transaction); what was committed stays."""
+        self._check_open()
+        self._shared.rollback()
+
     def _close(self) -> None:
         _release(self._shared, self)
 

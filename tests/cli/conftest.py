@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from redisfixture import redis_prefix, redis_server, redis_url  # noqa: F401
 
 from .samples import RECORDS
 

@@ -241,6 +241,45 @@ def test_stored_index_remembers_runs_and_refuses_other_parameters(workdir: Path)
     assert not (workdir / "nothing.db").exists()
 
 
+@pytest.mark.parametrize("algorithm", ["simhash", "minhash"])
+def test_a_run_that_fails_leaves_a_sqlite_index_as_it_was(workdir: Path, algorithm: str) -> None:
+    """A run is one transaction: chunks decided before the failure are not stored, so running
+    it again after the fix keeps what a first run keeps (not 'seen' by the failed run)."""
+    rows = sample_rows()
+    lines = write_jsonl(workdir / "crawl.jsonl", rows)
+    common = ("dedup", "crawl.jsonl", "--field", "body", "--id-field", "url", "--chunk-size",
+              "2", "--algorithm", algorithm, "--out", "kept.jsonl")
+    fresh = run_cli(*common, cwd=workdir)  # memory://: what a first run keeps
+    assert fresh.code == 0, fresh.stderr
+
+    (workdir / "crawl.jsonl").write_text("\n".join([*lines, "{broken"]) + "\n", "utf-8")
+    failed = run_cli(*common, "--index", "sqlite:///seen.db", cwd=workdir)
+    assert failed.code == 2
+    assert failed.stderr.startswith("scrapy-simhash: error: crawl.jsonl:11: malformed JSON")
+
+    write_jsonl(workdir / "crawl.jsonl", rows)
+    again = run_cli(*common, "--index", "sqlite:///seen.db", cwd=workdir)
+    assert again.code == 0, again.stderr
+    assert summary_of(again.stdout)[:4] == summary_of(fresh.stdout)[:4]
+
+
+def test_a_run_that_fails_says_what_it_left_in_a_redis_index(workdir: Path, redis_url) -> None:
+    lines = write_jsonl(workdir / "crawl.jsonl", sample_rows())
+    (workdir / "crawl.jsonl").write_text("\n".join([*lines, "{broken"]) + "\n", "utf-8")
+    failed = run_cli("dedup", "crawl.jsonl", "--field", "body", "--chunk-size", "2", "--index",
+                     redis_url, "--out", "kept.jsonl", cwd=workdir)
+    assert failed.code == 2
+    notice, error = failed.stderr.strip().splitlines()
+    stored = re.fullmatch(r"scrapy-simhash: the run stopped after storing (\d+) fingerprint\(s\) "
+                          r"in redis://\S+ \(namespace pages\); running it again drops those "
+                          r"records as already seen", notice)
+    assert stored, notice
+    assert error.startswith("scrapy-simhash: error: crawl.jsonl:11: malformed JSON")
+    stats = run_cli("index", "stats", redis_url, "--json", cwd=workdir)
+    assert stats.code == 0, stats.stderr
+    assert json.loads(stats.stdout)["size"] == int(stored.group(1)) > 0
+
+
 # -- compare and report ---------------------------------------------------------------------------
 
 

@@ -105,6 +105,22 @@ def test_wal_mode_and_batched_commits(tmp_path):
     reader.close()
 
 
+@pytest.mark.parametrize("cache", [True, False])
+def test_rollback_discards_what_is_not_committed(db_uri, cache):
+    far = (1 << 64) - 1  # 63 bits from the kept fingerprint
+    index = open_index(db_uri, cache=cache, commit_every=1000, commit_interval=3600)
+    index.add("kept", 1 << 10)
+    index.flush()
+    index.add("undone", far)
+    assert index.query(far) == [Match("undone", far, 0)]
+    index.rollback()
+    assert (len(index), index.query(far)) == (1, [])
+    assert index.check_and_add("again", far) is None  # the connection writes on
+    index.close()
+    with open_index(db_uri) as reopened:
+        assert [m.key for m in reopened.query(1 << 10) + reopened.query(far)] == ["kept", "again"]
+
+
 def test_commit_interval_zero_commits_every_add(tmp_path):
     path = tmp_path / "eager.db"
     index = SqliteIndex(path, commit_every=1000, commit_interval=0)
