@@ -571,17 +571,23 @@ class RedisIndex(NearDuplicateIndex):
 
     def memory_usage(self) -> int:
         """Bytes Redis reports (``MEMORY USAGE ... SAMPLES 0``) for all of this index's keys."""
-        self._check_open()
+        self._check_reachable()
         total = 0
-        for key in self.script_keys:
-            used = self._client.memory_usage(key, samples=0)
-            total += int(used or 0)
+        try:
+            for key in self.script_keys:
+                used = self._client.memory_usage(key, samples=0)
+                total += int(used or 0)
+        except redis.RedisError as error:
+            raise self._unavailable(error, "measure") from error
         return total
 
     def drop(self) -> None:
         """Delete this index (its parameters and fingerprints): only its own keys, by name."""
-        self._check_open()
-        self._client.delete(*self.script_keys)
+        self._check_reachable()
+        try:
+            self._client.delete(*self.script_keys)
+        except redis.RedisError as error:
+            raise self._unavailable(error, "drop") from error
 
     def _close(self) -> None:
         self._release()

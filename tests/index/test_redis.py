@@ -183,6 +183,9 @@ def test_a_restart_is_an_error_then_the_client_reconnects(tmp_path, caplog):
         server.stop(save=True)
         with pytest.raises(IndexUnavailable, match="unreachable"):
             index.check_and_add("b", 1 << 41)
+        for housekeeping in (index.memory_usage, index.drop):  # no raw redis-py errors
+            with pytest.raises(IndexUnavailable, match="next try"):
+                housekeeping()
         with pytest.raises(IndexUnavailable, match="next try"):  # fails fast, no new timeout
             index.query_many([1, 2])
         server.start()
@@ -192,6 +195,22 @@ def test_a_restart_is_an_error_then_the_client_reconnects(tmp_path, caplog):
         assert index.check_and_add("d", (1 << 40) | 1) is None
         assert "lost its data" in caplog.text and "prefix 'restart'" in caplog.text
         assert index.query_many([(1 << 40) | 3]) == [[Match("d", (1 << 40) | 1, 1)]]
+        index.close()
+    finally:
+        server.stop()
+
+
+def test_housekeeping_on_an_unreachable_redis_is_an_index_error(tmp_path):
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path)
+    try:
+        index = open_index(f"{server.url}?prefix=gone&retry_interval=0")
+        assert index.memory_usage() > 0
+        server.stop()
+        for name, housekeeping in (("measure", index.memory_usage), ("drop", index.drop)):
+            with pytest.raises(IndexUnavailable, match=f"^{name} .*Redis unreachable"):
+                housekeeping()
         index.close()
     finally:
         server.stop()
