@@ -6,7 +6,8 @@ signature and the index, so swapping the algorithm (SimHash today; MinHash, KSen
 later via one setting) only touches :func:`build_detector` and the index it opens.
 
 Stats written (``<ns>`` is ``pages`` or ``items``): ``simhash/<ns>/checked`` (signature computed
-and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped``,
+and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped`` (of which
+``.../kept/index_error`` and ``.../dropped/index_error`` were not looked up: the index failed),
 ``simhash/<ns>/skipped/<reason>``, ``simhash/index/<ns>/size``, ``simhash/index/errors``,
 ``simhash/time/<ns>/fingerprint`` and ``simhash/time/<ns>/index`` (seconds).
 
@@ -347,8 +348,10 @@ class Deduplicator:
         policy = self.config.on_index_error
         if policy != "drop":  # "keep", or "stop" (the crawl stops; what was checked is kept)
             self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"{self._prefix}kept/index_error")
             return Outcome(KEPT, fingerprint=fingerprint, reason="index_error")
         self.stats.inc_value(f"{self._prefix}dropped")
+        self.stats.inc_value(f"{self._prefix}dropped/index_error")
         self.session.record_duplicate(self.kind, key, None, None)
         return Outcome(DROPPED, fingerprint=fingerprint, reason="index_error")
 

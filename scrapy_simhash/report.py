@@ -145,10 +145,17 @@ def summary_line(stats: dict) -> str:
         }
         if not checked and not skips:
             continue
+        unchecked_drops = count(f"{namespace}/dropped/index_error")
+        unchecked_keeps = count(f"{namespace}/kept/index_error")
         text = (
-            f"{namespace} {checked} checked, {count(f'{namespace}/dropped')} dropped as "
-            f"near-duplicates, {count(f'{namespace}/kept')} kept"
+            f"{namespace} {checked} checked, {count(f'{namespace}/dropped') - unchecked_drops} "
+            "dropped as near-duplicates"
         )
+        if unchecked_drops:
+            text += f", {unchecked_drops} dropped unchecked (index errors)"
+        text += f", {count(f'{namespace}/kept')} kept"
+        if unchecked_keeps:
+            text += f" ({unchecked_keeps} unchecked: index errors)"
         if skips:
             detail = ", ".join(f"{reason} {number}" for reason, number in skips.items())
             text += f", {sum(skips.values())} skipped ({detail})"

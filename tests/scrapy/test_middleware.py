@@ -146,6 +146,19 @@ def test_index_errors_follow_the_policy_and_are_logged_once(build, caplog, polic
             assert process(middleware, response) is response
     assert stats.get_value("simhash/index/errors") == 3
     assert len([r for r in caplog.records if "disk on fire" in r.getMessage()]) == 1
+    decision = "dropped" if dropped else "kept"
+    assert stats.get_value(f"simhash/pages/{decision}") == 3
+    assert stats.get_value(f"simhash/pages/{decision}/index_error") == 3
+    caplog.set_level("INFO")
+    middleware.spider_closed()
+    messages = [record.getMessage() for record in caplog.records]
+    summary = next(message for message in messages if message.startswith("Simhash: pages"))
+    assert summary.startswith(
+        "Simhash: pages 3 checked, 0 dropped as near-duplicates, 3 dropped unchecked (index "
+        "errors), 0 kept," if dropped else
+        "Simhash: pages 3 checked, 0 dropped as near-duplicates, 3 kept (3 unchecked: index "
+        "errors),"
+    ), summary
 
 
 def test_report_file_lists_dropped_pages(build, tmp_path):
