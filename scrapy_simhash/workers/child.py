@@ -109,11 +109,16 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
     return 0
 
 
+#: Signals Scrapy answers with a graceful shutdown. Ctrl-C reaches the whole process group, and a
+#: service manager (systemd's default) sends SIGTERM to every process of the service: the crawl
+#: still needs its workers while it shuts down, and they exit when it closes their stdin.
+SHUTDOWN_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 def main() -> int:
-    # Ctrl-C reaches the whole process group: the crawl shuts down gracefully and still needs
-    # its workers meanwhile; they exit when it closes their stdin. (The crawl starts workers
-    # with :data:`COMMAND_CODE`, which ignores it before any import.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # (The crawl starts workers with :data:`COMMAND_CODE`, which ignores these before any import.)
+    for shutdown in SHUTDOWN_SIGNALS:
+        signal.signal(shutdown, signal.SIG_IGN)
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt frames
     try:
@@ -124,22 +129,25 @@ def main() -> int:
         os._exit(0)
 
 
-#: How the crawl starts a worker (with SIGINT blocked, see :func:`sigint_blocked`): SIGINT
-#: ignored first, then the imports (about 0.2 s, during which a Ctrl-C would otherwise kill the
-#: worker the crawl still needs to shut down). The same as ``python -m scrapy_simhash.workers``
-#: once it runs (``__main__`` is that module).
+#: How the crawl starts a worker (with the shutdown signals blocked, see
+#: :func:`shutdown_signals_blocked`): SIGINT and SIGTERM ignored first, then the imports (about
+#: 0.2 s, during which a Ctrl-C would otherwise kill the worker the crawl still needs to shut
+#: down). The same as ``python -m scrapy_simhash.workers`` once it runs (``__main__`` is that
+#: module).
 COMMAND_CODE = (
-    "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); import runpy; "
+    "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN); import runpy; "
     "runpy.run_module('scrapy_simhash.workers', run_name='__main__', alter_sys=True)"
 )
 
 
 @contextlib.contextmanager
-def sigint_blocked() -> Iterator[None]:
-    """SIGINT held back in this thread meanwhile (one sent then comes after). A process started
-    meanwhile is born with it blocked, so a Ctrl-C in its interpreter's own start-up, before
-    :data:`COMMAND_CODE` ignores SIGINT, cannot kill it (ignoring it discards one pending)."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def shutdown_signals_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM held back in this thread meanwhile (one sent then comes after). A
+    process started meanwhile is born with them blocked, so a Ctrl-C in its interpreter's own
+    start-up, before :data:`COMMAND_CODE` ignores them, cannot kill it (ignoring a signal
+    discards one pending)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(SHUTDOWN_SIGNALS))
     try:
         yield
     finally:

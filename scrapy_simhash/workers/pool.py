@@ -32,7 +32,7 @@ from scrapy_simhash.workers.child import (
     HEADER,
     decode_frame,
     frame_parts,
-    sigint_blocked,
+    shutdown_signals_blocked,
 )
 from scrapy_simhash.workers.pipe import FrameWriter, open_pipe
 from scrapy_simhash.workers.tasks import response_parts
@@ -351,7 +351,7 @@ class WorkerPool:
         env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
         command = [sys.executable, "-c", COMMAND_CODE]
         try:
-            with sigint_blocked():  # until the worker ignores it (see COMMAND_CODE)
+            with shutdown_signals_blocked():  # until the worker ignores them (COMMAND_CODE)
                 reactor.spawnProcess(
                     worker, sys.executable, command, env=env, childFDs={0: read_end, 1: "r", 2: 2}
                 )

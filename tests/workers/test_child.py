@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from scrapy_simhash.dedup import build_detector
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers.child import (
@@ -18,7 +20,7 @@ from scrapy_simhash.workers.child import (
     frame_parts,
     read_frame,
     serve,
-    sigint_blocked,
+    shutdown_signals_blocked,
 )
 
 ARTICLE = (
@@ -146,7 +148,7 @@ def test_an_init_the_worker_cannot_read_is_fatal(tmp_path, monkeypatch):
 def _start_worker() -> subprocess.Popen:
     """A worker started as the crawl starts one."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    with sigint_blocked():
+    with shutdown_signals_blocked():
         return subprocess.Popen([sys.executable, "-c", COMMAND_CODE], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
@@ -160,11 +162,13 @@ def test_a_worker_whose_crawl_has_gone_exits_quietly():
     assert worker.stderr.read() == b""
 
 
-def test_a_starting_worker_ignores_ctrl_c():
-    """Ctrl-C reaches the crawl's whole process group; the crawl shuts down gracefully and needs
-    its workers meanwhile, even ones whose interpreter is still starting."""
+@pytest.mark.parametrize("shutdown", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
+def test_a_starting_worker_ignores_ctrl_c_and_sigterm(shutdown):
+    """Ctrl-C reaches the crawl's whole process group, a service manager's SIGTERM every process
+    of the service; the crawl shuts down gracefully and needs its workers meanwhile, even ones
+    whose interpreter is still starting."""
     worker = _start_worker()
-    worker.send_signal(signal.SIGINT)  # at once: before it runs a line of its own
+    worker.send_signal(shutdown)  # at once: before it runs a line of its own
     worker.stdin.write(encode_frame(("init", SimhashConfig())))
     worker.stdin.flush()
     assert read_frame(worker.stdout) == READY
