@@ -36,17 +36,37 @@ _CJK_RUN = re.compile(
 _JIEBA_RUN = re.compile("([\u4e00-\u9fd5]+)")
 _ANY_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _ANY_CJK_RUN = re.compile(f"{_ANY_CJK.pattern}+")
-# Letters and digits of any script (underscore excluded): Latin, Cyrillic, Greek, Hangul, kana ...
-_WORD = re.compile(r"[^\W_]+")
+
+
+def _combining_marks() -> str:
+    """A regex class body of the combining marks (categories Mn, Mc, Me): Devanagari, Tamil and
+    Thai vowel signs and viramas, Arabic and Hebrew points. ``\\w`` leaves them out, and words
+    of those scripts must not break at every one. (All marks lie in planes 0, 1 and 14.)"""
+    category = unicodedata.category
+    marks = [
+        code for block in (range(0x20000), range(0xE0000, 0xE1000)) for code in block
+        if category(chr(code))[0] == "M"
+    ]
+    ranges, start = [], marks[0]
+    for previous, code in zip(marks, [*marks[1:], -1], strict=True):
+        if code != previous + 1:
+            ranges.append(f"\\U{start:08x}-\\U{previous:08x}")
+            start = code
+    return "".join(ranges)
+
+
+_MARKS = _combining_marks()
+_MARK = re.compile(f"[{_MARKS}]")
+# Letters, digits and combining marks of any script (underscore excluded): Latin, Cyrillic,
+# Greek, Hangul, kana, Devanagari ...
+_WORD = re.compile(f"(?:[^\\W_]|[{_MARKS}])+")
 # Outside jieba runs: one token per remaining ideograph, letter/digit runs otherwise.
 _RARE_CJK = "\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_NON_JIEBA_TOKEN = re.compile(f"[{_RARE_CJK}]|[^\\W_{_RARE_CJK}]+")
+_NON_JIEBA_TOKEN = re.compile(f"[{_RARE_CJK}]|(?:[^\\W_{_RARE_CJK}]|[{_MARKS}])+")
 # Raw tokens are letter/digit runs or jieba output of Han runs; these never carry content.
 _DROPPED = STOP_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _SPACE = re.compile(r"\s+")
 MAX_TOKEN_CHARS = 40
-# Non-ASCII characters that cannot be part of a word; what is left of non-ASCII is word bytes.
-_NON_ASCII_NON_WORD = re.compile(r"[^\x00-\x7f\w]+")
 _WORD_BYTE = np.zeros(256, dtype=bool)
 _WORD_BYTE[[*b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"]] = True
 _WORD_BYTE[0x80:] = True
@@ -184,9 +204,10 @@ def is_content_token(token: str) -> bool:
     if token in STOP_WORDS or len(token) > MAX_TOKEN_CHARS:
         return False
     first = token[0]
-    # An ideograph newer than this Python's Unicode tables (CJK Extension I on 3.11) is not
-    # ``isalnum()``, but the counting paths keep it: so must the token list.
-    if first.isspace() or not (first.isalnum() or _ANY_CJK.match(first)):
+    # A combining mark (a token of text that starts with one), or an ideograph newer than this
+    # Python's Unicode tables (CJK Extension I on 3.11), is not ``isalnum()``, but the counting
+    # paths keep it: so must the token list.
+    if first.isspace() or not (first.isalnum() or _MARK.match(first) or _ANY_CJK.match(first)):
         return False
     return not (len(token) == 1 and first.isascii())
 

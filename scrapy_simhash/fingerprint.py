@@ -19,7 +19,7 @@ from scrapy_simhash.simhash import (
 )
 
 # Bumped whenever tokenisation or hashing changes the bits, so stored indexes refuse mixing.
-FINGERPRINT_VERSION = 2  # 2: polynomial + fmix64/SplitMix64 feature hash (was BLAKE2b)
+FINGERPRINT_VERSION = 3  # 3: combining marks are part of words; 2: polynomial + fmix64 hash
 
 # Chosen by benchmarks/quality.py (BENCHMARKS.md): 128 bits within distance 16 found the most
 # near-duplicates with zero false positives in English and Chinese (the first false positive

@@ -124,7 +124,8 @@ def hash_counts(text: str, **options: bool) -> dict[int, int]:
 
 
 MIXED = st.sampled_from(
-    [*"ab Z9_-'’“”…\u00a0\u00adßİΣσς北京天安门数据㐀𠀀⼀㊀豈，。！ＡＢ１é\u0301\n\t", "\ud800"]
+    [*"ab Z9_-'’“”…\u00a0\u00adßİΣσς北京天安门数据㐀𠀀⼀㊀豈，。！ＡＢ１é\u0301\n\t", "\ud800",
+     *"कि\u094dष\u093e\u0e31\u064e"]  # Devanagari, a virama and a vowel sign, Thai, Arabic
 )
 
 
@@ -262,3 +263,17 @@ def test_ideographs_newer_than_pythons_unicode_tables_are_tokens_everywhere():
     text = "\U0002ebf0\U0002ebf1 北京 data"
     assert feat.tokenize(text) == ["\U0002ebf0", "\U0002ebf1", "北京", "data"]
     assert Counter(feat.tokenize(text)) == feat.count_tokens(text)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("सरकार ने स्कूलों में शिक्षा", ["सरकार", "ने", "स्कूलों", "में", "शिक्षा"]),  # vowel signs, virama
+    ("தமிழ் செய்திகள்", ["தமிழ்", "செய்திகள்"]),
+    ("ข่าว วันนี้", ["ข่าว", "วันนี้"]),  # Thai tone marks (words between spaces)
+    ("كَتَبَ الطَّالِبُ", ["كَتَبَ", "الطَّالِبُ"]),  # Arabic with its vowel points
+])
+def test_combining_marks_do_not_break_words(text, words):
+    """Vowel signs, viramas and points are marks, which ``\\w`` leaves out: words of these
+    scripts are whole tokens on every path, not runs of consonants."""
+    assert feat.tokenize(text) == words
+    assert feat.count_tokens(text) == Counter(words)
+    assert hash_counts(text) == hashed(Counter(words))
