@@ -82,8 +82,19 @@ def normalize(text: str, *, fold_traditional: bool = False) -> str:
 
 
 def traditional_to_simplified(text: str) -> str:
-    """Fold Traditional Chinese to Simplified with OpenCC's phrase-aware ``t2s`` tables."""
-    return _opencc_t2s()(text)
+    """Fold Traditional Chinese to Simplified with OpenCC's phrase-aware ``t2s`` tables.
+
+    Lone surrogates (which ``json.loads`` gives for a broken escape) stay as they are: OpenCC
+    takes UTF-8, so the text between them is converted piece by piece."""
+    convert = _opencc_t2s()
+    try:
+        return convert(text)
+    except UnicodeEncodeError:
+        pieces = _SURROGATES.split(text)
+        return "".join(p if odd % 2 else convert(p) for odd, p in enumerate(pieces))
+
+
+_SURROGATES = re.compile("([\ud800-\udfff]+)")
 
 
 @lru_cache(maxsize=1)

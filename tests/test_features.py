@@ -277,3 +277,12 @@ def test_combining_marks_do_not_break_words(text, words):
     assert feat.tokenize(text) == words
     assert feat.count_tokens(text) == Counter(words)
     assert hash_counts(text) == hashed(Counter(words))
+
+
+def test_traditional_folding_keeps_lone_surrogates():
+    """A broken JSON escape gives a lone surrogate; folding converts the text around it."""
+    text = "數據 \ud83d 學習"
+    assert feat.traditional_to_simplified(text) == "数据 \ud83d 学习"
+    assert feat.count_tokens(text, fold_traditional=True) == Counter(
+        feat.tokenize(text, fold_traditional=True)
+    ) == Counter(["数据", "学习"])
