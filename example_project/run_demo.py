@@ -2,8 +2,9 @@
 
     cd example_project && python run_demo.py        (or: make demo)
 
-The crawl log ends with the ``Simhash:`` summary line; ``output/duplicates.jsonl`` lists each
-dropped page and the page it duplicates, ``output/items.jsonl`` the items the spider yielded.
+The crawl log shows the ``Simhash:`` summary line when the spider closes;
+``output/duplicates.jsonl`` lists each dropped page and the page it duplicates,
+``output/items.jsonl`` the items the spider yielded.
 """
 
 from __future__ import annotations
