@@ -18,10 +18,12 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -31,6 +33,9 @@ ON_ERROR = ("stop", "skip")
 HTML_SUFFIXES = (".html", ".htm")
 _JSONL_SUFFIXES = (".jsonl", ".jl", ".ndjson")
 _MAX_PENDING_CHARS = 256 * 1024 * 1024  # a JSON array element larger than this is an error
+_NOT_SPACE = re.compile(r"\S")  # what str.strip() keeps
+_NOT_UTF8 = re.compile(r"[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
+_TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([\[\]{}])|(")')  # strings, brackets
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # feed exports carry whole pages in a field
 
@@ -146,65 +151,126 @@ class RecordReader:
 
     def _json_array(self, numbers: Iterator[int]) -> Iterator[Record]:
         """Elements of a top-level array, parsed as whole lines arrive (Scrapy writes one item
-        a line; pretty-printed arrays work too). After a malformed element, reading resumes at
-        the next line."""
+        a line; pretty-printed arrays work too). An element that spans lines is decoded again
+        only when its brackets close (:class:`_Brackets`) or its text has doubled, so its cost
+        stays linear. A malformed element, or one with bytes that are not UTF-8, is one error
+        (see :meth:`_drop_malformed` for where reading resumes)."""
         decoder = json.JSONDecoder()
         buffer = _Pending()
+        brackets: _Brackets | None = None  # of the element waiting for more lines
+        tried = 0  # the pending size when that element was last decoded
+        skipping: _Brackets | None = None  # of a dropped element that is not UTF-8
         state = "open"  # open -> first -> (value -> comma)* -> closed
         with self.path.open("rb") as stream:
-            for line, text, _ in self._lines(stream):
-                if text is None:
-                    self._fail(line, "not valid UTF-8")
-                    buffer.clear()
-                    state = "value" if state in ("first", "comma") else state
-                    continue
-                buffer.append(line, text)
+            for item in chain(self._lines(stream), [None]):  # None: the end of the file
+                if item is not None:
+                    line, text, data = item
+                    bad = text is None  # then kept as surrogates: the brackets stay readable
+                    text = data.decode("utf-8", "surrogateescape") if text is None else text
+                    if skipping is not None:
+                        close = skipping.scan(text)
+                        if close is None:
+                            continue
+                        skipping = None
+                        if close < 0:
+                            continue  # the brackets do not match: resume at the next line
+                        text, state = text[close:], "comma"
+                    buffer.add(line, text, bad)
+                    if (
+                        brackets is not None
+                        and brackets.scan(buffer.last) is None
+                        and buffer.size < min(2 * tried, _MAX_PENDING_CHARS + 1)
+                    ):
+                        continue  # the element goes on
+                buffer.join()
                 while buffer.skip_space():
-                    head, where = buffer.text[0], buffer.line
-                    if state == "open":
+                    head, where = buffer.text[buffer.pos], buffer.line
+                    if state in ("open", "comma", "closed") and _NOT_UTF8.match(head):
+                        self._fail(where, "not valid UTF-8")  # around the elements
+                        buffer.drop_line(buffer.pos)
+                        state = "value" if state == "comma" else state
+                    elif state == "open":
                         if head != "[":
                             raise RecordError(self.path, where, "expected a JSON array '['")
-                        buffer.consume(1)
+                        buffer.consume(buffer.pos + 1)
                         state = "first"
                     elif state == "closed":
                         raise RecordError(self.path, where, "text after the closing ']'")
                     elif head == "]" and state in ("first", "comma"):
-                        buffer.consume(1)
+                        buffer.consume(buffer.pos + 1)
                         state = "closed"
                     elif state == "comma":
                         if head != ",":
                             self._fail(where, "expected ',' or ']' between elements")
-                            buffer.clear()
+                            buffer.drop_line(buffer.pos)
                             state = "value"
-                            break
-                        buffer.consume(1)
+                            continue
+                        buffer.consume(buffer.pos + 1)
                         state = "value"
                     else:
                         try:
-                            data, end = decoder.raw_decode(buffer.text)
+                            value, end = decoder.raw_decode(buffer.text, buffer.pos)
                         except json.JSONDecodeError as error:
-                            if _incomplete(error, buffer.text):
-                                if len(buffer.text) > _MAX_PENDING_CHARS:
-                                    raise RecordError(
-                                        self.path, where, "JSON element too large"
-                                    ) from None
-                                break  # wait for more lines
-                            error_line = where + buffer.text.count("\n", 0, error.pos)
-                            self._fail(error_line, f"malformed JSON ({error.msg})")
-                            buffer.clear()
-                            state = "value"
-                            break
+                            if not _incomplete(error, buffer.text):
+                                brackets = None
+                                state, skipping = self._drop_malformed(buffer, error)
+                                continue
+                            if item is None:
+                                self._fail(where, "truncated JSON element at the end of the file")
+                                return
+                            if buffer.size > _MAX_PENDING_CHARS:
+                                raise RecordError(
+                                    self.path, where, "JSON element too large"
+                                ) from None
+                            if brackets is None:
+                                brackets = _Brackets()
+                                brackets.scan(buffer.text, buffer.pos)
+                            tried = buffer.size
+                            break  # wait for more lines
+                        brackets = None
+                        bad = buffer.bad_at(end)
+                        bad_line = buffer.line_at(bad) if bad >= 0 else 0
                         raw = buffer.consume(end)
                         state = "comma"
-                        if not isinstance(data, dict):
-                            kind = type(data).__name__
+                        if bad_line:
+                            self._fail(bad_line, "not valid UTF-8")
+                        elif not isinstance(value, dict):
+                            kind = type(value).__name__
                             self._fail(where, f"expected a JSON object, found {kind}")
-                            continue
-                        yield Record(next(numbers), where, data, raw)
-        if buffer.skip_space():
-            self._fail(buffer.line, "truncated JSON element at the end of the file")
-        elif state != "closed":
+                        else:
+                            yield Record(next(numbers), where, value, raw)
+        if state != "closed":
             raise RecordError(self.path, None, "JSON array is not closed with ']'")
+
+    def _drop_malformed(
+        self, buffer: _Pending, error: json.JSONDecodeError
+    ) -> tuple[str, _Brackets | None]:
+        """Report the malformed element at ``buffer.pos`` (at its first bytes that are not
+        UTF-8, else at the error) and drop it; the next state, and brackets to skip lines with.
+
+        - Its brackets close on a later line than the fault: dropped through them ("comma").
+        - They are still open, the error is at bytes that are not UTF-8 (the brackets are
+          sound) and the element began on an earlier line: dropped, and the brackets returned
+          to skip the lines up to its end.
+        - Else (a one-line element, or brackets that a quote left out may have fooled), dropped
+          through the line of the fault ("value"): reading resumes at the next line.
+        """
+        bad = buffer.bad_at(error.pos + 1)
+        at = error.pos if bad < 0 else bad
+        self._fail(
+            buffer.line_at(at), "not valid UTF-8" if bad >= 0 else f"malformed JSON ({error.msg})"
+        )
+        text, start = buffer.text, buffer.pos
+        brackets = _Brackets()
+        close = brackets.scan(text, start) if text[start] in "[{" else -1
+        if close is None and bad == error.pos and text.find("\n", start, bad) >= 0:
+            buffer.consume(len(text))
+            return "value", brackets
+        if close is not None and close > 0 and text.find("\n", at, close) >= 0:
+            buffer.consume(close)
+            return "comma", None
+        buffer.drop_line(at)
+        return "value", None
 
     def _csv(self, numbers: Iterator[int]) -> Iterator[Record]:
         with self.path.open("rb") as stream:
@@ -283,31 +349,95 @@ class _CsvSource:
 
 
 class _Pending:
-    """Text not parsed yet, and the line number of its first character."""
+    """Text not parsed yet: ``text`` from ``pos`` (on line ``line``), then the lines added since
+    the last ``join`` (joined only when needed: appending each line of a long element to one
+    string would copy it again every line)."""
 
     def __init__(self) -> None:
         self.text = ""
+        self.pos = 0
         self.line = 0
+        self.size = 0  # characters from pos, added lines included
+        self.bad = False  # holds a line that is not UTF-8 (its bytes as surrogates)
+        self._added: list[str] = []
 
-    def append(self, line: int, text: str) -> None:
-        if not self.text:
-            self.line = line
-        self.text += text
+    @property
+    def last(self) -> str:
+        """The line added last."""
+        return self._added[-1]
 
-    def consume(self, count: int) -> str:
-        taken = self.text[:count]
+    def add(self, line: int, text: str, bad: bool = False) -> None:
+        """Queue line number ``line``; ``bad`` when it was not UTF-8."""
+        if not self.size:
+            self.text, self.pos, self.line, self.bad = "", 0, line, False
+        self._added.append(text)
+        self.size += len(text)
+        self.bad = self.bad or bad
+
+    def join(self) -> None:
+        """Append the queued lines to ``text``, which then starts at ``pos`` 0."""
+        if self._added:
+            rest = self.text[self.pos :] if self.pos < len(self.text) else ""
+            self.text = rest + "".join(self._added)
+            self.pos = 0
+            self._added.clear()
+
+    def consume(self, end: int) -> str:
+        """Move ``pos`` to ``end`` (joined text); the text passed over."""
+        taken = self.text[self.pos : end]
         self.line += taken.count("\n")
-        self.text = self.text[count:]
+        self.size -= len(taken)
+        self.pos = end
         return taken
+
+    def drop_line(self, at: int) -> None:
+        """Drop the text through the end of the line that holds ``at``."""
+        end = self.text.find("\n", at)
+        self.consume(len(self.text) if end < 0 else end + 1)
 
     def skip_space(self) -> bool:
         """Drop leading white space; True when text remains."""
-        stripped = self.text.lstrip()
-        self.consume(len(self.text) - len(stripped))
-        return bool(self.text)
+        found = _NOT_SPACE.search(self.text, self.pos)
+        end = len(self.text) if found is None else found.start()
+        if end > self.pos:
+            self.consume(end)
+        return found is not None
 
-    def clear(self) -> None:
-        self.text = ""
+    def bad_at(self, end: int) -> int:
+        """Where the first character from ``pos`` to ``end`` that is not UTF-8 is, else -1."""
+        found = _NOT_UTF8.search(self.text, self.pos, end) if self.bad else None
+        return -1 if found is None else found.start()
+
+    def line_at(self, index: int) -> int:
+        """The line number of ``text[index]``."""
+        return self.line + self.text.count("\n", self.pos, index)
+
+
+class _Brackets:
+    """The brackets left open by a JSON value read line by line, so that it is decoded only
+    once they close. A JSON string cannot span lines: one left open breaks the value."""
+
+    def __init__(self) -> None:
+        self.closers: list[str] = []
+
+    def scan(self, text: str, start: int = 0) -> int | None:
+        """Scan ``text`` from ``start``: the index just past the bracket that closes the value,
+        -1 when the text breaks it (a string left open, a bracket that does not match), None
+        when the value goes on."""
+        for match in _TOKENS.finditer(text, start):
+            kind = match.lastindex  # None: a whole string; 1: a bracket; 2: an open string
+            if kind is None:
+                continue
+            if kind == 2:
+                return -1
+            bracket = match.group(1)
+            if bracket in "[{":
+                self.closers.append("]" if bracket == "[" else "}")
+            elif not self.closers or self.closers.pop() != bracket:
+                return -1
+            elif not self.closers:
+                return match.end()
+        return None
 
 
 def _incomplete(error: json.JSONDecodeError, text: str) -> bool:

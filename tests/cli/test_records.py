@@ -163,3 +163,74 @@ def test_a_csv_row_that_is_not_utf8_is_malformed(tmp_path: Path) -> None:
     assert [r.data["url"] for r in records] == ["https://b.example"]
     assert [e.line for e in reader.skipped] == [2]
     assert "not valid UTF-8" in str(reader.skipped[0])
+
+
+def test_a_long_pretty_printed_element_is_not_decoded_again_every_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    item = {f"field{n:04}": n for n in range(3000)}
+    text = json.dumps([item, {"a": 1}], indent=2) + "\n"
+    path = tmp_path / "items.json"
+    path.write_text(text, encoding="utf-8")
+    calls: list[int] = []
+    decode = json.JSONDecoder.raw_decode
+
+    def counted(self: json.JSONDecoder, s: str, idx: int = 0):
+        calls.append(len(s) - idx)
+        return decode(self, s, idx)
+
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", counted)
+    _, records = read(path)
+    assert [(r.line, r.data) for r in records] == [(2, item), (3004, {"a": 1})]
+    # a few decodes of geometrically growing text, not one of the whole element per line
+    assert len(calls) < 30
+    assert sum(calls) < 4 * len(text)
+
+
+@pytest.mark.parametrize("bad_line", [b'    "b": "caf\xe9",\n', b'    "b": 2\xff,\n'])
+def test_a_line_not_utf8_in_a_pretty_printed_element_drops_that_element(
+    tmp_path: Path, bad_line: bytes
+) -> None:
+    path = tmp_path / "items.json"
+    path.write_bytes(
+        b'[\n  {\n    "a": 1\n  },\n  {\n    "a": 2,\n'
+        + bad_line
+        + b'    "c": 3\n  },\n  {\n    "a": 3\n  }\n]\n'
+    )
+    reader, records = read(path, "skip")
+    assert [(r.line, r.data, r.raw) for r in records] == [
+        (2, {"a": 1}, '{\n    "a": 1\n  }'),
+        (10, {"a": 3}, '{\n    "a": 3\n  }'),
+    ]
+    assert [str(e) for e in reader.skipped] == [f"{path}:7: not valid UTF-8"]
+    with pytest.raises(RecordError, match=r":7: not valid UTF-8"):
+        read(path)
+
+
+def test_lines_not_utf8_in_a_scrapy_feed_drop_their_items(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_bytes(b'[\n{"a": 1},\n{"a": "\xff"},\n{"a": 3},\n{"a": "caf\xe9"}\n]\n')
+    reader, records = read(path, "skip")
+    assert [(r.line, r.data) for r in records] == [(2, {"a": 1}), (4, {"a": 3})]
+    assert [str(e) for e in reader.skipped] == [
+        f"{path}:3: not valid UTF-8",
+        f"{path}:5: not valid UTF-8",
+    ]
+    with pytest.raises(RecordError, match=r":3: not valid UTF-8"):
+        read(path)
+
+
+def test_a_malformed_element_is_one_error_then_reading_goes_on(tmp_path: Path) -> None:
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text('[\n  {\n    "a": 1\n    "b": 2\n  },\n  {\n    "a": 3\n  }\n]\n')
+    reader, records = read(pretty, "skip")
+    assert [(r.line, r.data) for r in records] == [(6, {"a": 3})]
+    assert [str(e) for e in reader.skipped] == [
+        f"{pretty}:4: malformed JSON (Expecting ',' delimiter)"
+    ]
+    # brackets that never match (a crawl cut off, then appended to): resume at the next line
+    appended = tmp_path / "appended.json"
+    appended.write_text('[\n  {\n    "a": 1,\n    "b": 2[\n  {\n    "c": 3\n  }\n]\n')
+    reader, records = read(appended, "skip")
+    assert [(r.line, r.data) for r in records] == [(5, {"c": 3})]
+    assert [e.line for e in reader.skipped] == [4]
