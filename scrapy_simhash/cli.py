@@ -505,7 +505,9 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         try:
             summary = run_dedup(reader, job, writer.write, on_duplicate)
         except RecordError as error:
-            raise CliError(f"{error}; use --on-error skip to leave such records out") from None
+            if error.skippable and reader.on_error == "stop":
+                raise CliError(f"{error}; use --on-error skip to leave such records out") from None
+            raise CliError(str(error)) from None
         writer.close()
     for error in (reader.skipped + job.skipped)[:_MAX_WARNINGS]:
         print(f"{PROG}: skipped {error}", file=sys.stderr)

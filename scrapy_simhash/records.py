@@ -41,12 +41,15 @@ csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # feed exports carry whole pa
 
 
 class RecordError(ValueError):
-    """A record that cannot be read: ``path:line: message``."""
+    """A record that cannot be read: ``path:line: message``. ``skippable`` is False for faults
+    of the whole file (no array, a bad CSV header ...), which ``on_error="skip"`` cannot skip."""
 
-    def __init__(self, path: str | os.PathLike, line: int | None, message: str) -> None:
+    def __init__(self, path: str | os.PathLike, line: int | None, message: str, *,
+                 skippable: bool = True) -> None:
         self.path = str(path)
         self.line = line
         self.message = message
+        self.skippable = skippable
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
 
@@ -191,11 +194,13 @@ class RecordReader:
                         state = "value" if state == "comma" else state
                     elif state == "open":
                         if head != "[":
-                            raise RecordError(self.path, where, "expected a JSON array '['")
+                            raise RecordError(self.path, where, "expected a JSON array '['",
+                                              skippable=False)
                         buffer.consume(buffer.pos + 1)
                         state = "first"
                     elif state == "closed":
-                        raise RecordError(self.path, where, "text after the closing ']'")
+                        raise RecordError(self.path, where, "text after the closing ']'",
+                                          skippable=False)
                     elif head == "]" and state in ("first", "comma"):
                         buffer.consume(buffer.pos + 1)
                         state = "closed"
@@ -220,7 +225,7 @@ class RecordReader:
                                 return
                             if buffer.size > _MAX_PENDING_CHARS:
                                 raise RecordError(
-                                    self.path, where, "JSON element too large"
+                                    self.path, where, "JSON element too large", skippable=False
                                 ) from None
                             if brackets is None:
                                 brackets = _Brackets()
@@ -240,7 +245,8 @@ class RecordReader:
                         else:
                             yield Record(next(numbers), where, value, raw)
         if state != "closed":
-            raise RecordError(self.path, None, "JSON array is not closed with ']'")
+            raise RecordError(self.path, None, "JSON array is not closed with ']'",
+                              skippable=False)
 
     def _drop_malformed(
         self, buffer: _Pending, error: json.JSONDecodeError
@@ -281,9 +287,10 @@ class RecordReader:
             except StopIteration:
                 return
             except csv.Error as error:
-                raise RecordError(self.path, 1, f"malformed CSV header ({error})") from None
+                raise RecordError(self.path, 1, f"malformed CSV header ({error})",
+                                  skippable=False) from None
             if source.undecodable:
-                raise RecordError(self.path, 1, "header is not valid UTF-8")
+                raise RecordError(self.path, 1, "header is not valid UTF-8", skippable=False)
             self.fieldnames = header
             self.header_raw = source.take()
             while True:

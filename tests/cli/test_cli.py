@@ -168,6 +168,20 @@ def test_missing_input_file(workdir: Path) -> None:
     assert not (workdir / "kept.jsonl").exists()
 
 
+@pytest.mark.parametrize(("name", "content"), [
+    ("crawl.json", b'[\n{"url": "https://x.example", "body": "never closed"}\n'),
+    ("crawl.csv", b"url,b\xffody\nhttps://x.example,text\n"),  # a header that is not UTF-8
+])
+def test_a_file_that_on_error_skip_cannot_read_gets_no_such_hint(workdir, name, content):
+    (workdir / name).write_bytes(content)
+    for extra in ((), ("--on-error", "skip")):
+        result = run_cli("dedup", name, "--field", "body", "--out", "kept.jsonl", *extra,
+                         cwd=workdir)
+        assert result.code == 2
+        assert result.stderr.startswith(f"scrapy-simhash: error: {name}"), result.stderr
+        assert "--on-error" not in result.stderr
+
+
 def test_malformed_line_stops_or_is_skipped(workdir: Path) -> None:
     rows = sample_rows()[:4]
     lines = write_jsonl(workdir / "crawl.jsonl", rows)
