@@ -150,6 +150,6 @@ class SimhashDownloaderMiddleware:
             return "not_html"
         if len(response.body) > self.max_body_size:
             return "too_large"
-        if looks_binary(response.body):  # an image or archive served as text/html
+        if looks_binary(response.body, response.encoding):  # an image or archive as text/html
             return "binary"
         return None

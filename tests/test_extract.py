@@ -247,6 +247,72 @@ def test_deepest_tree_a_huge_tree_parser_builds():
     assert extract_main_text_from_tree(root) == "Deep text, at 2000."
 
 
+DEEP_BODY = (
+    "The council approved the new budget on Tuesday after a long debate. "
+    "Members argued about schools and parks. The mayor warned about rising debt."
+)
+
+
+def deep_page(depth: int, inner: str = f"<p>{DEEP_BODY}</p>") -> str:
+    """A page whose article sits ``depth`` wrappers deep, with head, scripts and chrome."""
+    return (
+        "<html><head><title>Budget news</title><style>.a{color:red}</style>"
+        "<script>var tracking=1</script></head><body><nav>Home News</nav>"
+        + "<div>" * depth
+        + inner
+        + "</div>" * depth
+        + "<footer>Copyright 2024 Example. All rights reserved.</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize("depth", [300, 2_000, 3_000, 100_000])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_deeply_nested_pages_keep_their_main_text(depth, as_bytes):
+    """Past 256 levels (libxml2's limit without huge_tree) and past 2048 (its limit with it,
+    where the flat fallback takes over) the page reads as a shallow one."""
+    page = deep_page(depth)
+    text = extract_main_text(page.encode() if as_bytes else page)
+    assert text == f"Budget news\n{DEEP_BODY}"
+
+
+def test_a_page_300_levels_deep_is_parsed_whole():
+    root = parse_html(deep_page(300).encode())
+    paragraph = root.find(".//p")
+    assert paragraph.text == DEEP_BODY
+    assert sum(1 for _ in paragraph.iterancestors()) == 302  # html, body, 300 divs
+    assert root.find("head/script") is not None  # the tree itself, not a flattened copy
+
+
+def test_flat_fallback_drops_scripts_styles_comments_and_chrome():
+    inner = (
+        "<h1>Budget &amp; news</h1><!-- a comment <p>in a comment</p> -->"
+        "<p>First paragraph.</p><noscript>Enable scripts</noscript>"
+        "<aside>Most read</aside><p>Second <b>para</b>graph &lt;b&gt;.</p>"
+        "<script>document.write('<p>written</p>')</script><select><option>Menu</select>"
+        "<nav>Unclosed nav <p>Third paragraph.</p>"
+    )
+    page = deep_page(3_000, inner).replace("<title>Budget news", "<title>Budget &amp; news")
+    root = parse_html(page + "<script>var unclosed = '<p>tail</p>")
+    assert root.findtext("head/title") == "Budget & news"
+    assert [p.text for p in root.iter("p")] == [
+        "Budget & news",
+        "First paragraph.",
+        "Second paragraph <b>.",
+        "Unclosed nav",
+        "Third paragraph.",
+    ]
+
+
+def test_flat_fallback_passes_over_stray_angle_brackets():
+    """A "<" with no ">" after it starts no tag: the tag pattern stops at the next "<" (a scan to
+    the end of the page from every one of them took quadratic time: ~11 s for 200,000)."""
+    from scrapy_simhash.extract.parsing import _TAG_RE
+
+    assert _TAG_RE.search("a << b <i>c</i>").group() == "<i>"
+    root = parse_html("<div>" * 3_000 + "<p>Some text.</p>" + "<" * 2_000)  # no ">" after
+    assert [p.text for p in root.iter("p")] == ["Some text.", "<" * 2_000]
+
+
 def test_tens_of_megabytes_are_cut_and_bounded():
     paragraph = "<p>" + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20 + "</p>\n"
     page = ("<html><body><div class='content'>" + paragraph * 25_000 + "</div></body></html>")

@@ -13,8 +13,10 @@ from scrapy_simhash.extract.decoding import (
     UTF8_IF_VALID,
     is_utf8_page,
     normalize_encoding,
+    sniff_declared_encoding,
     utf8_expectation,
 )
+from scrapy_simhash.extract.parsing import looks_binary
 
 SIMPLIFIED = "潮汐电站几乎没有声音。渔民们说，在防波堤上晒太阳的海豹没有离开，海底调查也没有发现。"
 TRADITIONAL = "潮汐電站幾乎沒有聲音。漁民們說，在防波堤上曬太陽的海豹沒有離開，海底調查也沒有發現。"
@@ -133,6 +135,9 @@ def test_never_raises(body):
         ("UTF8", "utf-8"),
         (' "utf-8" ', "utf-8"),
         ("euc-kr", "cp949"),
+        ("utf-16le", "utf-16-le"),
+        ("UTF-16BE", "utf-16-be"),
+        ("utf-16", "utf-16-le"),
         ("nonsense", None),
         ("", None),
         (None, None),
@@ -190,3 +195,92 @@ def test_invalid_utf8_is_caught_after_libxml2_stops_reporting_errors():
 
 def text_of(root) -> str:
     return "".join(root.itertext())
+
+
+ENGLISH_QUOTED = "“We will rebuild,” the mayor said — and the residents agreed. " * 8
+
+
+@pytest.mark.parametrize("text", [SIMPLIFIED * 4, ENGLISH_QUOTED])
+def test_a_stray_byte_leaves_an_unlabelled_utf8_page_utf8(text):
+    body = page(text).encode("utf-8").replace(b"</p>", b"\xa0</p>")  # one Latin-1 NBSP
+    assert text in decode_html(body)
+    assert text in extract_main_text(body)
+
+
+@pytest.mark.parametrize(
+    ("codec", "text"),
+    [("gbk", SIMPLIFIED), ("big5", TRADITIONAL), ("cp1252", FRENCH), ("cp1252", "Un café.")],
+)
+def test_unlabelled_legacy_pages_with_some_utf8_lookalikes_stay_legacy(codec, text):
+    # Stray UTF-8 (a pasted "“…”" or "é") does not outvote the page's own encoding.
+    body = page(text * 3).encode(codec) + "“quoted” é".encode()
+    assert text in decode_html(body)
+
+
+@pytest.mark.parametrize(("codec", "text"), [("gbk", SIMPLIFIED), ("cp1252", FRENCH)])
+def test_a_long_ascii_head_does_not_hide_the_encoding(codec, text):
+    script = "<script>" + "var x = 1;\n" * 4_000 + "</script>"  # 44 KB of ASCII first
+    body = page(script + text * 3).encode(codec)
+    assert text in decode_html(body)
+    body = page(script + SIMPLIFIED * 4).encode("utf-8").replace(b"</p>", b"\xa0</p>")
+    assert SIMPLIFIED in decode_html(body)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<!-- <meta charset="iso-8859-1"> --><meta charset="gbk">',
+        '<meta name="description" content="Set charset=latin1 in MySQL"><meta charset="gbk">',
+        '<meta content="charset=big5"><meta http-equiv="content-type" content="charset=gbk">',
+        '<meta property="og:title" content="x"><META HTTP-EQUIV=Content-Type CONTENT=charset=gbk>',
+        '<!---><meta charset="gbk"><!-- <meta charset="big5"> -->',
+        '<meta charset="no-such-charset"><meta charset=gbk/>',
+    ],
+)
+def test_meta_prescan_skips_comments_and_other_attributes(head):
+    body = f"<html><head>{head}<title>t</title></head><body><p>{SIMPLIFIED}</p>".encode("gbk")
+    assert sniff_declared_encoding(body) == "gb18030"
+    assert SIMPLIFIED in decode_html(body)
+    assert SIMPLIFIED in extract_main_text(body)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta name="Content-Type" content="text/html; charset=iso-8859-1">',
+        '<meta http-equiv="refresh" content="5; charset=iso-8859-1">',
+        '<!-- <meta charset="iso-8859-1">',  # an unclosed comment runs to the end
+        "<meta-charset=iso-8859-1>",
+    ],
+)
+def test_meta_prescan_ignores_what_declares_no_charset(head):
+    assert sniff_declared_encoding(f"<html><head>{head}</head>".encode()) is None
+
+
+@pytest.mark.parametrize(
+    ("codec", "label"),
+    [
+        ("utf-16-le", "utf-16le"),
+        ("utf-16-le", "UTF-16LE"),
+        ("utf-16-be", "utf-16be"),
+        ("utf-16-le", "utf-16"),  # no byte-order mark: little-endian (WHATWG)
+        ("utf-16-le", "utf-16-le"),
+    ],
+)
+def test_utf16_without_a_bom_decodes_when_the_caller_names_it(codec, label):
+    text = SIMPLIFIED + " " + FRENCH
+    body = page(text).encode(codec)
+    assert looks_binary(body)  # half NUL bytes: without the label it is not text
+    assert not looks_binary(body, label)
+    assert text in decode_html(body, label)
+    assert text in extract_main_text(body, label)
+
+
+@pytest.mark.parametrize("label", ["utf-16", "utf-16le", "UTF-16BE", "utf-32"])
+def test_a_utf16_label_in_the_page_itself_means_utf8(label):
+    body = page(SIMPLIFIED, label).encode("utf-8")
+    assert sniff_declared_encoding(body) == "utf-8"
+    assert SIMPLIFIED in decode_html(body)
+    body = f'<?xml version="1.0" encoding="{label}"?><p>{SIMPLIFIED}</p>'.encode()
+    assert sniff_declared_encoding(body) == "utf-8"
+    assert SIMPLIFIED in decode_html(body + b"\xa0")

@@ -3,15 +3,19 @@
 Rules (in order), following browsers where they are sound and the real web where they are not:
 
 1. A byte-order mark wins.
-2. The declared encoding (HTTP header, else ``<meta charset>`` / ``http-equiv`` / ``<?xml
-   encoding?>`` in the first few KB) is used, unless the body is valid UTF-8 with non-ASCII
-   text while the label names a legacy encoding: valid multi-byte UTF-8 is almost never an
-   accident, and "lying" legacy labels are common.
-3. No usable label: UTF-8 if valid, else the best of GB18030 / Big5 / cp1252 by a cheap
-   common-character score.
+2. The declared encoding (HTTP header, else ``<?xml encoding?>`` or a ``<meta>`` in the first
+   few KB, read as the HTML standard's prescan reads them: comments skipped, ``charset``, or
+   ``content`` under ``http-equiv="Content-Type"``) is used, unless the body is valid UTF-8
+   with non-ASCII text while the label names a legacy encoding: valid multi-byte UTF-8 is
+   almost never an accident, and "lying" legacy labels are common.
+3. No usable label, or a UTF-8 one: UTF-8 if valid, or if mostly valid (20 or more valid
+   multi-byte characters per invalid byte: a stray byte does not make a UTF-8 page legacy),
+   else the best of GB18030 / Big5 / cp1252 by a cheap common-character score.
 
 GB2312 and GBK labels decode as GB18030 (their superset), Big5 as Big5-HKSCS, Latin-1 and ASCII
-as cp1252 (the WHATWG mapping). :func:`decode_html` never raises.
+as cp1252, UTF-16 without a byte-order mark as UTF-16LE (the WHATWG mapping). A UTF-16 label in
+the document itself means UTF-8 (bytes read as ASCII to find it are not UTF-16); in the HTTP
+header it is used. :func:`decode_html` never raises.
 """
 
 from __future__ import annotations
@@ -78,20 +82,24 @@ _ALIASES = {
     "ks_c_5601-1987": "cp949",
     "iso-8859-9": "cp1254",
     "tis-620": "cp874",
-    # A <meta> cannot really declare UTF-16 (the bytes would not be readable as ASCII).
-    "utf-16": "utf-8",
-    "utf-16le": "utf-8",
-    "utf-16be": "utf-8",
-    "unicode": "utf-8",
+    # UTF-16 without a byte-order mark is little-endian (for labels in documents, see
+    # sniff_declared_encoding).
+    "utf-16": "utf-16-le",
+    "unicode": "utf-16-le",
     "utf8": "utf-8",
     "unicode-1-1-utf-8": "utf-8",
 }
 
 _UNICODE_CODECS = {"utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"}
+# Codecs a document readable as ASCII cannot be in: its own label naming one means UTF-8.
+_WIDE_CODECS = {"utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "utf-16", "utf-32"}
 
-_META_CHARSET = re.compile(
-    rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([a-zA-Z0-9_:.+\-]{2,40})""", re.IGNORECASE
-)
+# The HTML standard's prescan, in short: comments (to "-->", or to the end when unclosed) are
+# skipped, and a <meta> tag's attributes are read up to its ">".
+_PRESCAN = re.compile(rb"<!(?=--)(?:.*?-->|.*)|<meta[\s/]([^<>]*)>", re.IGNORECASE | re.DOTALL)
+_ATTRIBUTE = re.compile(rb"""([^\s/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S*)))?""")
+_LABEL = re.compile(rb"""\s*["']?\s*([a-zA-Z0-9_:.+\-]{2,40})""")
+_CONTENT_CHARSET = re.compile(rb"charset\s*=", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]{0,200}?encoding\s*=\s*["']([a-zA-Z0-9_.\-]+)""")
 
 # Very frequent Chinese characters, simplified and traditional forms, for telling GB18030 from
@@ -129,14 +137,41 @@ def normalize_encoding(label: str | None) -> str | None:
 
 
 def sniff_declared_encoding(body: bytes) -> str | None:
-    """The codec named by an XML declaration or ``<meta>`` in the first few KB, if any."""
+    """The codec named by an XML declaration or ``<meta>`` in the first few KB, if any.
+
+    As in the HTML standard's prescan, comments are skipped and a ``<meta>`` declares a charset
+    by its ``charset`` attribute, or by its ``content`` when ``http-equiv`` is Content-Type; a
+    UTF-16 or UTF-32 label means UTF-8 (bytes found by reading them as ASCII are not UTF-16).
+    """
     head = body[:SNIFF_BYTES]
-    for pattern in (_XML_ENCODING, _META_CHARSET):
-        match = pattern.search(head)
+    match = _XML_ENCODING.search(head)
+    found = _label_codec(match.group(1)) if match else None
+    if found is None:
+        for match in _PRESCAN.finditer(head):
+            if match.group(1) is not None:  # a <meta>, not a comment
+                found = _meta_codec(match.group(1))
+                if found is not None:
+                    break
+    return "utf-8" if found in _WIDE_CODECS else found
+
+
+def _label_codec(label: bytes) -> str | None:
+    match = _LABEL.match(label)
+    return normalize_encoding(match.group(1).decode("ascii")) if match else None
+
+
+def _meta_codec(attributes: bytes) -> str | None:
+    """The codec a ``<meta>`` tag's attributes declare, if any."""
+    values: dict[bytes, bytes] = {}
+    for name, double, single, bare in _ATTRIBUTE.findall(attributes):
+        values.setdefault(name.lower(), double or single or bare)
+    if b"charset" in values:
+        return _label_codec(values[b"charset"])
+    if values.get(b"http-equiv", b"").strip().lower() == b"content-type":
+        content = values.get(b"content", b"")
+        match = _CONTENT_CHARSET.search(content)
         if match:
-            found = normalize_encoding(match.group(1).decode("ascii", "ignore"))
-            if found:
-                return found
+            return _label_codec(content[match.end() :])
     return None
 
 
@@ -160,9 +195,20 @@ def _has_non_ascii(body: bytes) -> bool:
     return not body.isascii()
 
 
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+def _non_ascii_sample(body: bytes) -> bytes:
+    """GUESS_BYTES of ``body`` from its first non-ASCII byte (pages often open with many KB of
+    ASCII script and style, which tell nothing about the encoding)."""
+    first = _NON_ASCII.search(body)
+    start = first.start() if first is not None else 0
+    return body[start : start + GUESS_BYTES]
+
+
 def _guess_legacy(body: bytes) -> str:
     """GB18030, Big5-HKSCS or cp1252 for a body that is not UTF-8, by a common-character score."""
-    sample = body[:GUESS_BYTES]
+    sample = _non_ascii_sample(body)
     best, best_score = "cp1252", 0.0
     for codec in ("gb18030", "big5hkscs"):
         text = sample.decode(codec, "replace")
@@ -202,9 +248,7 @@ def _decode(body: bytes, encoding: str | None) -> str:
         return body.decode(declared, "replace")
     if declared is not None and declared != "utf-8":
         return body.decode(declared, "replace")
-    if _is_utf8(body):
-        return body.decode("utf-8", "replace")
-    if declared == "utf-8" and _mostly_utf8(body):
+    if _is_utf8(body) or _mostly_utf8(body):  # no label, or a UTF-8 one
         return body.decode("utf-8", "replace")
     return body.decode(_guess_legacy(body), "replace")
 
@@ -251,8 +295,9 @@ def is_utf8_page(body: bytes, encoding: str | None = None) -> bool:
 
 
 def _mostly_utf8(body: bytes) -> bool:
-    """A UTF-8 page with a few broken bytes (e.g. a cut-and-pasted fragment) stays UTF-8."""
-    text = body[:GUESS_BYTES].decode("utf-8", "replace")
+    """A UTF-8 page with a few broken bytes (e.g. a cut-and-pasted fragment) stays UTF-8: at
+    least 20 valid multi-byte characters per invalid byte, from the first non-ASCII byte on."""
+    text = _non_ascii_sample(body).decode("utf-8", "replace")
     errors = text.count("\ufffd")
     multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - errors
-    return errors * 20 < max(multibyte, 1)
+    return errors * 20 < multibyte

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import threading
+from html import unescape
 
 from lxml import etree
 
-from .decoding import NOT_UTF8, UTF8_IF_VALID, decode_html, utf8_expectation
+from .decoding import NOT_UTF8, UTF8_IF_VALID, decode_html, normalize_encoding, utf8_expectation
+from .segment import BLOCK_TAGS
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
@@ -16,7 +18,16 @@ _local = threading.local()
 
 def _parser() -> etree.HTMLParser:
     """A plain lxml HTML parser (one per thread): plain elements are built in C, while
-    ``lxml.html``'s element classes cost a Python class lookup per element visited."""
+    ``lxml.html``'s element classes cost a Python class lookup per element visited.
+
+    ``huge_tree`` (libxml2's XML_PARSE_HUGE), as parsel and so Scrapy parse: libxml2 then nests
+    up to 2048 levels instead of 256 (real pages with unclosed wrappers go deeper than 256),
+    and its 10 MB cap on one text node or name goes. Its other use, relaxing the entity
+    expansion guards, is moot here: HTML has no entity declarations and no DTD is fetched. The
+    input is cut to ``max_bytes`` first and the tree grows linearly with it, so memory stays
+    bounded; deeper documents still stop parsing (see :func:`_flat_document`), and the walks
+    over the tree (segment.py, _speedups.pyx) are loops, not recursion.
+    """
     parser = getattr(_local, "parser", None)
     if parser is None:
         parser = etree.HTMLParser(
@@ -26,6 +37,7 @@ def _parser() -> etree.HTMLParser:
             default_doctype=False,
             collect_ids=False,  # no id -> element table: nothing here looks elements up by id
             no_network=True,
+            huge_tree=True,
         )
         _local.parser = parser
     return parser
@@ -48,12 +60,20 @@ def to_text(
 
 _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
 _BINARY_SAMPLE = 4096
-_TAG_RE = re.compile(r"<[^>]*>")
+# [^<>], not [^>]: a "<" with no ">" after it then costs one step, not a scan to the end.
+_TAG_RE = re.compile(r"<[^<>]*>")
+_UTF16_CODECS = ("utf-16-le", "utf-16-be")
 
 
-def looks_binary(body: bytes) -> bool:
-    """True for bodies that are not text (images, archives ...): many control bytes up front."""
+def looks_binary(body: bytes, encoding: str | None = None) -> bool:
+    """True for bodies that are not text (images, archives ...): many control bytes up front.
+
+    UTF-16 text, half NUL bytes when it is mostly ASCII, is text when it starts with a
+    byte-order mark or ``encoding`` (the HTTP header's charset) names UTF-16.
+    """
     if body[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
+        return False
+    if encoding and normalize_encoding(encoding) in _UTF16_CODECS:
         return False
     sample = body[:_BINARY_SAMPLE]
     # bytes.translate deletes in one C loop, ~4x faster than a regex search for a control byte
@@ -65,9 +85,51 @@ def _depth_exceeded(parser: etree.HTMLParser) -> bool:
     return any("depth" in entry.message.lower() for entry in parser.error_log)
 
 
-def strip_tags(text: str) -> str:
-    """Markup-free text by brute force, for pages lxml cannot build a tree of."""
-    return " ".join(_TAG_RE.sub(" ", text).split())
+# Flattening a page too deep for lxml: what is dropped, where paragraphs end.
+_RAW_TEXT_TAGS = ("script", "style", "title", "textarea", "xmp")  # read to the end if unclosed
+_CHROME_TAGS = ("noscript", "template", "nav", "aside", "footer", "select", "button", "svg")
+# (The lookaheads let the regex engine pass over a "<" that starts no tag in one step.)
+_DROPPED_START = re.compile(
+    rf"<(?=[!a-zA-Z])(?:!--|({'|'.join(_RAW_TEXT_TAGS + _CHROME_TAGS)})\b)", re.IGNORECASE
+)
+_DROPPED_END = {
+    name: re.compile(rf"</{name}\b[^<>]*>", re.IGNORECASE) for name in _RAW_TEXT_TAGS + _CHROME_TAGS
+}
+_COMMENT_END = re.compile("-->")
+_BLOCK_BOUNDARY = re.compile(
+    rf"<(?=[/a-zA-Z])/?(?:{'|'.join(sorted(BLOCK_TAGS | {'br'}))})\b[^<>]*>", re.IGNORECASE
+)
+# Characters lxml refuses in text (C0 controls but tab, newline and carriage return ...).
+_NOT_XML = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0xFFFE, 0xFFFF], " ")
+
+
+def _dropped_removed(text: str) -> tuple[str, str]:
+    """``text`` without comments, script/style/title contents and chrome subtrees (as segment
+    skips them), and the first ``<title>``'s text. Linear: an unclosed raw-text element or
+    comment runs to the end (as in a browser); an unclosed chrome tag drops nothing."""
+    kept: list[str] = []
+    title = ""
+    unclosed: set[str] = set()  # chrome tags with no end tag further on
+    position = 0
+    while (start := _DROPPED_START.search(text, position)) is not None:
+        kept.append(text[position : start.start()])
+        name = (start.group(1) or "").lower()
+        end = None
+        if name not in unclosed:
+            end = (_DROPPED_END[name] if name else _COMMENT_END).search(text, start.end())
+            if end is None and (not name or name in _RAW_TEXT_TAGS):
+                return "".join(kept), title
+        if end is None:
+            unclosed.add(name)
+            kept.append(start.group())  # the tag stays, stripped with the others
+            position = start.end()
+            continue
+        if name == "title" and not title:
+            opened = text.find(">", start.end(), end.start())
+            title = text[opened + 1 : end.start()] if opened >= 0 else ""
+        position = end.end()
+    kept.append(text[position:])
+    return "".join(kept), title
 
 
 def _payload(body: bytes, encoding: str | None) -> tuple[bytes, bool]:
@@ -119,7 +181,7 @@ def parse_html(
     try:
         if isinstance(source, (bytes, bytearray, memoryview)):
             body = bytes(source[:max_bytes])
-            if looks_binary(body):
+            if looks_binary(body, encoding):
                 return None
             data, unverified = _payload(body, encoding)
         else:
@@ -139,8 +201,17 @@ def parse_html(
 
 
 def _flat_document(text: str):
-    """A one-paragraph document of the page's tag-stripped text (nesting too deep for lxml)."""
+    """The page as a flat document, for nesting too deep for lxml (libxml2 stops parsing past
+    2048 levels): its ``<title>``, and one paragraph per block of tag-free text, without
+    comments, scripts, styles and chrome subtrees (see :func:`_dropped_removed`)."""
+    text, title = _dropped_removed(text.translate(_NOT_XML))
     root = etree.Element("html")
-    paragraph = etree.SubElement(etree.SubElement(root, "body"), "p")
-    paragraph.text = strip_tags(text)
+    title = " ".join(unescape(title).split())  # (a title holds text, not tags)
+    if title:
+        etree.SubElement(etree.SubElement(root, "head"), "title").text = title
+    body = etree.SubElement(root, "body")
+    for block in _BLOCK_BOUNDARY.split(text):
+        paragraph = " ".join(_TAG_RE.sub("", block).split())  # inline tags join, as in a tree
+        if paragraph:
+            etree.SubElement(body, "p").text = unescape(paragraph)
     return root

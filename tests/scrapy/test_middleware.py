@@ -117,6 +117,23 @@ def test_huge_and_binary_bodies_never_raise(build):
     assert stats.get_value("simhash/pages/skipped/too_large") == 1
 
 
+def test_utf16_pages_without_a_byte_order_mark_are_checked_not_binary(build):
+    """Half NUL bytes, but the server's charset says UTF-16: text, fingerprinted as such."""
+    middleware, stats = build()
+    html = f"<html><body><h1>Story</h1><article><p>{ARTICLE}</p></article></body></html>"
+    for number, codec in enumerate(("utf-16-le", "utf-16-be")):
+        url = f"http://a.test/{number}"
+        response = HtmlResponse(url, body=html.encode(codec), request=Request(url),
+                                headers={"Content-Type": f"text/html; charset={codec}"})
+        if number:
+            with pytest.raises(NearDuplicatePage):
+                process(middleware, response)
+        else:
+            assert process(middleware, response) is response
+    assert stats.get_value("simhash/pages/skipped/binary") is None
+    assert stats.get_value("simhash/pages/checked") == 2
+
+
 class BrokenIndex:
     """An index whose every call fails (dotted-path backend)."""
 
