@@ -265,11 +265,11 @@ def run_dedup(
     """Deduplicate ``reader``'s records in input order; the first of each cluster is kept."""
     started = time.perf_counter()
     detector = build_detector(job.algorithm, job.options)
-    one_transaction = urlsplit(job.index_uri).scheme == "sqlite"
+    scheme = urlsplit(job.index_uri).scheme
     try:
         index = detector.open_index(
             job.index_uri, namespace=job.namespace,
-            **(_one_transaction_options(detector) if one_transaction else {}),
+            **(_one_transaction_options(detector) if scheme == "sqlite" else {}),
         )
     except ValueError as error:  # IndexParameterMismatch is a ValueError too
         raise CliError(str(error)) from None
@@ -308,7 +308,7 @@ def run_dedup(
             pool.join()
         try:
             if not finished:
-                _undo_unfinished_run(index, keeper, job, one_transaction)
+                _undo_unfinished_run(index, keeper, job, scheme)
         finally:
             index.close()
     summary.skipped = len(reader.skipped) + len(job.skipped)
@@ -326,12 +326,11 @@ def _one_transaction_options(detector: Any) -> dict[str, Any]:
     return options
 
 
-def _undo_unfinished_run(index: Any, keeper: ClusterKeeper, job: DedupJob,
-                         one_transaction: bool) -> None:
+def _undo_unfinished_run(index: Any, keeper: ClusterKeeper, job: DedupJob, scheme: str) -> None:
     """After a failed or interrupted run: roll a SQLite index back, or say what stays stored."""
-    if one_transaction:
+    if scheme == "sqlite":  # the run was one transaction (_one_transaction_options)
         index.rollback()
-    elif keeper.added and urlsplit(job.index_uri).scheme != "memory":
+    elif keeper.added and scheme != "memory":
         where = f"{mask_password(job.index_uri)} (namespace {job.namespace})"
         print(f"{PROG}: the run stopped after storing {keeper.added} fingerprint(s) in {where}; "
               "running it again drops those records as already seen", file=sys.stderr)
