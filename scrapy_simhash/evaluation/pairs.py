@@ -35,6 +35,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_simhash.corpora import CorpusPage, iter_pages
+from scrapy_simhash.extract.decoding import normalize_encoding, sniff_declared_encoding
 
 POSITIVE_KINDS = (
     "same_article_template",
@@ -65,7 +66,6 @@ _BLOCK_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd"})
 _LOOSE_TEXT_TAGS = frozenset({"div", "section", "article", "span", "font", "center"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _MARKDOWN = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)|^#+\s*|[*_`|>]+", re.M)
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 
 
 @dataclass(frozen=True)
@@ -195,13 +195,12 @@ def _parse(html: bytes, encoding: str | None) -> etree._Element | None:
 
 
 def _decode(html: bytes, encoding: str | None) -> str:
-    if not encoding:
-        declared = _META_CHARSET.search(html[:4096])
-        encoding = declared.group(1).decode("ascii") if declared else None
+    # the corpus's own label, else the page's declaration (the extractor's prescan: comments and
+    # ``content`` attributes that are not Content-Type declare nothing)
+    encoding = normalize_encoding(encoding) or sniff_declared_encoding(html)
     candidates = [encoding] if encoding else []
     candidates += ["utf-8", "gb18030", "cp1252"]
     for name in candidates:
-        name = "gb18030" if name.lower() in ("gb2312", "gbk", "x-gbk") else name
         try:
             return html.decode(name)
         except (UnicodeDecodeError, LookupError):

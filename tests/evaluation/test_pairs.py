@@ -72,3 +72,15 @@ def test_edits_change_about_two_percent(pairs):
     assert edited
     changed = Counter(p.a_html != p.b_html for p in edited)
     assert changed[True] == len(edited)
+
+
+def test_a_charset_in_a_comment_or_content_attribute_declares_nothing():
+    from scrapy_simhash.evaluation.pairs import _decode
+
+    page = (
+        '<html><head><!-- <meta charset="windows-1252"> -->'
+        '<meta name="description" content="charset=windows-1252">'
+        '<meta charset="utf-8"></head><body><p>café naïve</p></body></html>'
+    ).encode()
+    assert "café naïve" in _decode(page, None)
+    assert "café naïve" in _decode(page, "UTF8")  # a corpus label is a label, not a codec name
