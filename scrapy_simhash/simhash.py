@@ -14,7 +14,8 @@ it bit for bit. All arithmetic is modulo 2**64 on unsigned integers.
    z ^= z >> 31``). A 64-bit fingerprint uses ``lo`` alone.
 3. For features with weights ``w``, bit ``j`` of the fingerprint is 1 exactly when the sum over
    features of ``w`` if bit ``j`` of the feature hash is set, ``-w`` otherwise, is strictly
-   positive (weights rounded to thousandths and summed as exact integers).
+   positive (weights rounded to thousandths and summed as exact integers; see :func:`simhash`
+   for weights too small or too large for thousandths).
 
 The polynomial form lets :func:`segment_hashes` hash every word of a document at once from
 prefix sums over its UTF-8 bytes, without a Python object per word; the bits never depend on an
@@ -156,15 +157,38 @@ def simhash_of_hashes(poly: np.ndarray, weights: np.ndarray, bits: int = 64) -> 
 
 
 def simhash(weighted_features: Mapping[str, float], bits: int = 64) -> int:
-    """The ``bits``-bit weighted SimHash of ``{feature: weight}`` (0 for no features)."""
+    """The ``bits``-bit weighted SimHash of ``{feature: weight}`` (0 for no features).
+
+    Weights are rounded to thousandths (step 3); weights so small that one would round to 0, or
+    so large that their sum would not add exactly, are first scaled by a power of two (which
+    does not change a sign). A weight that is not a finite number raises ValueError.
+    """
     check_bits(bits)
     if not weighted_features:
         return 0
-    weights = np.rint(
-        np.fromiter(weighted_features.values(), dtype=np.float64, count=len(weighted_features))
-        * WEIGHT_SCALE
-    )
-    return simhash_of_hashes(string_hashes(weighted_features), weights, bits)
+    weights = np.fromiter(weighted_features.values(), dtype=np.float64,
+                          count=len(weighted_features))
+    return simhash_of_hashes(string_hashes(weighted_features), _integer_weights(weights), bits)
+
+
+_EXACT_SUM = 2.0**52  # integer partial sums below this add exactly in float64
+
+
+def _integer_weights(weights: np.ndarray) -> np.ndarray:
+    """``weights`` in thousandths, rounded; rescaled by a power of two where that would lose a
+    non-zero weight or the exactness of the sums (never for tf, logtf or tfidf weights)."""
+    if not np.isfinite(weights).all():
+        raise ValueError("simhash weights must be finite numbers (got NaN or infinity)")
+    magnitudes = np.abs(weights)
+    total = float(magnitudes.sum())
+    if total == 0.0:
+        return weights
+    scaled = np.rint(weights * WEIGHT_SCALE)
+    lost = bool(((scaled == 0) & (weights != 0)).any())
+    if not lost and total * WEIGHT_SCALE < _EXACT_SUM:
+        return scaled
+    scale = 2.0 ** (np.floor(np.log2(_EXACT_SUM / total)) - 1)  # sum(|w|) * scale < 2**52
+    return np.rint(weights * scale)
 
 
 def hamming_distance(a: int, b: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -205,3 +206,29 @@ def test_words_to_ints_puts_the_first_word_lowest():
 def test_hamming_distance_refuses_what_is_not_a_fingerprint(bad, error):
     with pytest.raises(error, match="fingerprint must be"):
         hamming_distance(bad, 0)
+
+
+def _l1_normalised(counts: Counter) -> dict[str, float]:
+    total = sum(counts.values())
+    return {feature: count / total for feature, count in counts.items()}
+
+
+def test_weights_below_a_thousandth_still_count():
+    doc_a = Counter(f"alpha{i}" for i in range(3000)) + Counter({"shared": 3})
+    doc_b = Counter(f"beta{i}" for i in range(3000)) + Counter({"shared": 3})
+    # normalised, every weight is ~0.0003: rounded to thousandths they were all 0 but "shared"
+    a, b = simhash(_l1_normalised(doc_a)), simhash(_l1_normalised(doc_b))
+    assert hamming_distance(a, b) > 16
+    assert hamming_distance(a, simhash(doc_a)) <= 3  # a common scale barely moves a bit
+    assert simhash({f"w{i}": 1e-4 for i in range(100)}) == simhash({f"w{i}": 1 for i in range(100)})
+
+
+def test_weights_too_large_for_exact_thousandths_keep_their_signs():
+    assert simhash({"x": 1e300}) == simhash({"x": 1})
+    assert simhash({"x": 3e15, "y": 1e15}) == simhash({"x": 3, "y": 1})
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_weight_that_is_not_a_finite_number_raises(bad):
+    with pytest.raises(ValueError, match="finite"):
+        simhash({"x": bad, "y": 1.0})
