@@ -150,7 +150,8 @@ def _compiled_cut():
     import jieba
     from jieba.finalseg import prob_emit, prob_start, prob_trans
 
-    with jieba.dt.get_dict_file() as dictionary:  # the file jieba's gen_pfdict reads
+    # jieba's bundled dictionary, whatever a project gave jieba.set_dictionary (rjieba's is fixed)
+    with jieba.get_module_res(jieba.DEFAULT_DICT_NAME) as dictionary:
         return JiebaCut(dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P)
 
 

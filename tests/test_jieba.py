@@ -197,3 +197,21 @@ def test_refuses_what_is_not_a_han_run(cut):
 def _jieba_cut():
     require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
     return features._compiled_cut()
+
+
+def test_a_projects_own_jieba_dictionary_does_not_change_the_cut(tmp_path):
+    """A spider may call jieba.set_dictionary for its own use; our tokens stay jieba's defaults
+    (the crawl's workers never see that call, so following it would split one crawl's bits)."""
+    require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
+    text = "北京是中华人民共和国的首都，也是全国的政治中心和文化中心。"
+    expected = features.tokenize(text)
+    own = tmp_path / "own_dict.txt"
+    own.write_text("中华人民共和国的首 100 n\n全国的政 100 n\n", encoding="utf-8")
+    previous = jieba.dt.dictionary
+    features._compiled_cut.cache_clear()
+    try:
+        jieba.set_dictionary(str(own))
+        assert features.tokenize(text) == expected
+    finally:
+        jieba.dt.dictionary = previous
+        features._compiled_cut.cache_clear()
