@@ -3,14 +3,16 @@
 The duplicate report is a JSON-lines file (``SIMHASH_REPORT_FILE``), one object per dropped page
 or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``. It is written
 atomically: rows go to a temporary file beside it (``.<name>.<random>.tmp``) that replaces the
-report when the crawl closes, so a reader never sees half a report, and a killed crawl leaves the
-previous report intact (plus its temporary file). The summary is one
+report when the crawl closes, so a reader never sees half a report; a killed crawl leaves the
+previous report intact (plus its temporary file), and so does a crawl stopped at start-up because
+its index could not be used. The summary is one
 INFO line logged when the last simhash component of the crawl closes, built from the crawl stats.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -36,7 +38,10 @@ class DuplicateReport:
         self._temp: str | None = None
 
     def open(self) -> None:
+        """Start this crawl's rows in a temporary file (OSError if the path cannot be written)."""
         if self._file is None:
+            if self.path.is_dir():  # os.replace would fail only when the crawl closes
+                raise IsADirectoryError(errno.EISDIR, "is a directory", str(self.path))
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, self._temp = tempfile.mkstemp(
                 prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
@@ -66,6 +71,16 @@ class DuplicateReport:
             stream.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp)
+
+    def discard(self) -> None:
+        """Drop this crawl's rows and leave the previous report as it was."""
+        if self._file is None:
+            return
+        stream, temp = self._file, self._temp
+        self._file = self._temp = None
+        stream.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
 
 
 def _umask() -> int:
@@ -123,8 +138,18 @@ class CrawlSession:
         self._open_components.discard(name)
         if self._open_components:
             return
-        if self.report is not None:
-            self.report.close()
+        report, self.report = self.report, None
+        try:
+            if report is not None and self.index_unusable:  # stopped at start-up: no report
+                report.discard()
+            elif report is not None:
+                report.close()
+        except OSError as error:
+            logger.error(
+                "Simhash: cannot write the duplicate report SIMHASH_REPORT_FILE=%r (%s: %s); "
+                "this crawl's rows are lost.",
+                str(report.path), type(error).__name__, error, extra={"crawler": self.crawler},
+            )
         stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
         logger.info("%s", summary_line(stats), extra={"crawler": self.crawler})
 

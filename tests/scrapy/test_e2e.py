@@ -189,10 +189,16 @@ def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_p
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
     uri = f"sqlite:///{not_a_folder / 'seen.db'}"
-    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={uri}", timeout=60)
+    previous = tmp_path / "reports" / "duplicates.jsonl"  # the report of an earlier crawl
+    previous.parent.mkdir()
+    previous.write_text('{"kind": "page", "url": "u", "duplicate_of": "v", "distance": 1}\n')
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={uri}",
+                       "-s", f"SIMHASH_REPORT_FILE={previous}", timeout=60)
     assert result.log.count("cannot open the index at SIMHASH_INDEX_URI") == 1  # pages, items
     assert "Spider closed (simhash_index_error)" in result.log
     assert len(result.requested) <= 1  # at most the start page, already on its way
+    assert previous.read_text().count("\n") == 1  # a crawl that never ran replaces nothing
+    assert [p.name for p in previous.parent.iterdir()] == ["duplicates.jsonl"]
 
 
 def test_item_pipeline_alone_drops_duplicate_items(demo_site, tmp_path):
@@ -259,3 +265,15 @@ def test_a_report_file_that_cannot_be_written_stops_the_crawl_at_once(demo_site,
     assert "Spider closed (simhash_report_error)" in result.log
     assert len(result.requested) <= 1  # at most the start page, already on its way
     assert result.log.count("Simhash: pages") <= 1  # one summary line
+
+
+def test_a_report_file_that_is_a_folder_stops_the_crawl_at_once(demo_site, tmp_path):
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_REPORT_FILE={folder}",
+                       timeout=60)
+    assert result.log.count("cannot write the duplicate report SIMHASH_REPORT_FILE") == 1
+    assert "is a directory" in result.log
+    assert "Spider closed (simhash_report_error)" in result.log
+    assert len(result.requested) <= 1
+    assert list(folder.iterdir()) == []
