@@ -250,14 +250,15 @@ class Deduplicator:
         self.stats.inc_value(f"{self._prefix}skipped/{reason}")
         return Outcome(SKIPPED, reason=reason)
 
-    def check(self, key: str, compute: Callable[[], Any]) -> Outcome:
-        """Compute the signature with ``compute`` and check-and-add it under ``key``."""
+    def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
+        """Compute the signature with ``compute`` and check-and-add it under ``key`` (``retry``:
+        see :meth:`decide`)."""
         started = time.perf_counter()
         try:
             fingerprint = compute()
         except Exception as error:
             return self.signature_failed(key, error, time.perf_counter() - started)
-        return self.decide(key, fingerprint, time.perf_counter() - started)
+        return self.decide(key, fingerprint, time.perf_counter() - started, retry=retry)
 
     async def check_in_order(
         self,
@@ -265,6 +266,7 @@ class Deduplicator:
         compute: Callable[[Any], Any],
         subject: Any,
         offloaded: Awaitable[tuple[Any, float, str | None]] | None = None,
+        retry: bool = False,
     ) -> Outcome:
         """:meth:`check` for crawls with worker processes: the signature of ``subject`` (a
         response, an item's text) comes from ``offloaded``, what a worker was handed (it gives
@@ -301,7 +303,7 @@ class Deduplicator:
             await self.order.wait(ticket)
             if failure is not None:
                 return self.signature_failed(key, failure[0], seconds, reason=failure[1])
-            return self.decide(key, signature, seconds)
+            return self.decide(key, signature, seconds, retry=retry)
         finally:
             self.order.release(ticket)
 
@@ -313,8 +315,14 @@ class Deduplicator:
         self._log_once("signature", error, key)
         return self.skip(reason)
 
-    def decide(self, key: str, fingerprint: Any, seconds: float = 0.0) -> Outcome:
-        """Check-and-add a signature computed in ``seconds`` (inline or in a worker process)."""
+    def decide(
+        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
+    ) -> Outcome:
+        """Check-and-add a signature computed in ``seconds`` (inline or in a worker process).
+
+        ``retry``: ``key`` is fetched again after an earlier attempt (Scrapy's ``retry_times``),
+        so a match stored under ``key`` itself is that attempt: kept (``kept/retry``), not added.
+        """
         self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
         if fingerprint is None:
             return self.skip("too_short")
@@ -333,6 +341,10 @@ class Deduplicator:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"simhash/index/{self.namespace}/size")
             return Outcome(KEPT, fingerprint=fingerprint)
+        if retry and match.key == key:
+            self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"{self._prefix}kept/retry")
+            return Outcome(KEPT, fingerprint=fingerprint, reason="retry")
         self.stats.inc_value(f"{self._prefix}dropped")
         self.session.record_duplicate(self.kind, key, match.key, match.distance)
         logger.debug(

@@ -110,7 +110,9 @@ class SimhashDownloaderMiddleware:
             return response
         if self.workers is not None:
             return self._check_with_workers(request, response)
-        outcome = self.dedup.check(response.url, lambda: self._signature(response))
+        outcome = self.dedup.check(
+            response.url, lambda: self._signature(response), retry=_is_retry(request)
+        )
         return self._apply(request, response, outcome)
 
     async def _check_with_workers(self, request: Request, response: HtmlResponse) -> Response:
@@ -120,7 +122,7 @@ class SimhashDownloaderMiddleware:
         if workers.available and workers.has_room():
             offloaded = workers.submit_page(response)
         outcome = await self.dedup.check_in_order(
-            response.url, self._signature, response, offloaded
+            response.url, self._signature, response, offloaded, retry=_is_retry(request)
         )
         return self._apply(request, response, outcome)
 
@@ -153,3 +155,8 @@ class SimhashDownloaderMiddleware:
         if looks_binary(response.body, response.encoding):  # an image or archive as text/html
             return "binary"
         return None
+
+
+def _is_retry(request: Request) -> bool:
+    """Whether Scrapy retries this request (``RetryMiddleware``, ``get_retry_request``)."""
+    return bool(request.meta.get("retry_times"))

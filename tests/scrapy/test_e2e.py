@@ -74,6 +74,36 @@ process.start()
 """
 
 
+# A spider that retries each page once from its callback (Scrapy's get_retry_request), as spiders
+# do on a page that looks like a ban or a half-rendered page (argv: site URL, output folder, path).
+RETRY_FROM_CALLBACK_SCRIPT = """
+import sys
+from scrapy import Spider
+from scrapy.crawler import CrawlerProcess
+from scrapy.downloadermiddlewares.retry import get_retry_request
+from scrapy.utils.project import get_project_settings
+url, out, path = sys.argv[1], sys.argv[2], sys.argv[3]
+
+class RetryOnce(Spider):
+    name = "retry_once"
+    start_urls = [url + path]
+
+    def parse(self, response):
+        if not response.meta.get("retry_times"):
+            yield get_retry_request(response.request, spider=self, reason="looked banned")
+            return
+        yield {"url": response.url, "attempt": response.meta["retry_times"]}
+
+settings = get_project_settings()
+settings.setdict({"SIMHASH_REPORT_FILE": out + "/duplicates.jsonl",
+                  "STATS_DUMP_FILE": out + "/stats.json",
+                  "FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}}}, "cmdline")
+process = CrawlerProcess(settings)
+process.crawl(RetryOnce)
+process.start()
+"""
+
+
 @pytest.fixture(scope="module")
 def default_crawl(demo_site, tmp_path_factory):
     return run_crawl(demo_site, tmp_path_factory.mktemp("default"))
@@ -183,6 +213,16 @@ def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
     assert {row["distance"] for row in second.report} == {0}
     assert all(row["url"] == row["duplicate_of"] for row in second.report)
     assert second.stats["simhash/index/pages/size"] == len(KEPT)
+
+
+def test_a_page_retried_from_its_callback_is_not_a_duplicate_of_itself(demo_site, tmp_path):
+    path = sorted(ORIGINALS - {"/"})[0]
+    result = run_crawl(demo_site, tmp_path, path, script=RETRY_FROM_CALLBACK_SCRIPT)
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.items == [{"url": demo_site.url + path, "attempt": 1}]
+    assert result.stats["simhash/pages/kept/retry"] == 1
+    assert "simhash/pages/dropped" not in result.stats
+    assert result.report == []
 
 
 def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_path):

@@ -198,3 +198,17 @@ def test_summary_line_is_logged_at_close(build, caplog):
     summary = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Simhash:")]
     assert len(summary) == 1
     assert "pages 1 checked, 0 dropped" in summary[0]
+
+
+def test_a_retried_page_is_kept_when_it_matches_only_its_earlier_attempt(build):
+    middleware, stats = build()
+    first = page("http://a.test/1", ARTICLE)
+    assert process(middleware, first) is first
+    again = page("http://a.test/1", ARTICLE, meta={"retry_times": 1})
+    assert process(middleware, again) is again
+    assert stats.get_value("simhash/pages/kept/retry") == 1
+    with pytest.raises(NearDuplicatePage):  # a retried mirror is still a mirror
+        process(middleware, page("http://a.test/1?print=1", ARTICLE, meta={"retry_times": 1}))
+    with pytest.raises(NearDuplicatePage):  # and a page fetched again on purpose, a duplicate
+        process(middleware, page("http://a.test/1", ARTICLE))
+    assert stats.get_value("simhash/index/pages/size") == 1
