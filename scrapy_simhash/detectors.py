@@ -10,7 +10,8 @@ duplicates (with a distance: 0 is identical), and opens an index with the crawl'
   Jaccard ``threshold``) finds candidates, the estimated Jaccard confirms them.
 - ``ksentence``: hash of the K longest sentences; equal hashes are duplicates (fast, precise,
   low recall: any edit inside those sentences breaks it).
-- ``exact``: hash of the normalised main-text tokens; catches only byte-identical content.
+- ``exact``: hash of the normalised main text; matches only the same main text up to case,
+  Unicode normalisation (NFKC) and whitespace.
 
 MinHash, KSentence and exact signatures are stored by :mod:`scrapy_simhash.index.lsh`.
 """
@@ -18,6 +19,7 @@ MinHash, KSentence and exact signatures are stored by :mod:`scrapy_simhash.index
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from abc import ABC, abstractmethod
 from functools import cached_property, lru_cache
@@ -26,6 +28,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from scrapy_simhash.features import normalize
 from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.simhash import hamming_distance
 
@@ -35,6 +38,9 @@ DEFAULT_ALGORITHM = "simhash"
 # MinHash permutations are derived from this fixed seed (see MinHashDetector): changing it changes
 # every stored signature, so it is part of the detector's parameters.
 MINHASH_SEED = 1
+# What ExactDetector hashes; stored with its index, so an index of another version is refused.
+# 2: the normalised main text; 1 (stored as no version): its content tokens only.
+EXACT_VERSION = 2
 _MERSENNE_61 = (1 << 61) - 1
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
 
@@ -164,15 +170,28 @@ class _HashedDetector(Detector):
 
 
 class ExactDetector(_HashedDetector):
-    """64-bit BLAKE2b of the normalised main-text tokens: only identical content matches."""
+    """64-bit BLAKE2b of the normalised main text.
+
+    Two pages match only when their main text is the same up to case, Unicode normalisation
+    (NFKC; Traditional -> Simplified Chinese too with ``fold_traditional``) and whitespace (runs
+    collapsed to one space, ends stripped): stop words, digits and punctuation all count. Text
+    with fewer than ``min_tokens`` content tokens has no signature.
+    """
 
     name = "exact"
 
+    @property
+    def params(self) -> dict[str, Any]:
+        return {**super().params, "exact_version": EXACT_VERSION}
+
+    def normalized(self, text: str) -> str:
+        """The text that is hashed: NFKC, case folded, whitespace runs as one space, stripped."""
+        return normalize(text, fold_traditional=self.fingerprinter.fold_traditional)
+
     def signature(self, text: str) -> int | None:
-        tokens = self.fingerprinter.tokens(text)
-        if len(tokens) < self.fingerprinter.min_tokens:
+        if len(self.fingerprinter.tokens(text)) < self.fingerprinter.min_tokens:
             return None
-        return _digest64(" ".join(tokens).encode("utf-8", "surrogatepass"))
+        return _digest64(self.normalized(text).encode("utf-8", "surrogatepass"))
 
 
 class KSentenceDetector(_HashedDetector):
@@ -222,8 +241,11 @@ class MinHashDetector(_HashedDetector):
     def __init__(self, threshold: float = 0.5, num_perm: int = 128, shingle_size: int = 3,
                  fingerprinter: Fingerprinter | None = None, **fingerprint_options: Any) -> None:
         super().__init__(fingerprinter, **fingerprint_options)
-        if not 0.0 < threshold < 1.0:
-            raise ValueError(f"threshold must be between 0 and 1; got {threshold!r}")
+        if (isinstance(threshold, bool) or not isinstance(threshold, numbers.Real)
+                or not 0.0 < threshold < 1.0):
+            raise ValueError(
+                f"threshold must be a number strictly between 0 and 1; got {threshold!r}"
+            )
         if isinstance(num_perm, bool) or not isinstance(num_perm, int) or not 2 <= num_perm <= 1024:
             raise ValueError(f"num_perm must be an integer from 2 to 1024; got {num_perm!r}")
         if isinstance(shingle_size, bool) or not isinstance(shingle_size, int) or shingle_size < 1:
@@ -387,9 +409,28 @@ def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | 
     """Whether a crawl with default settings treats the two documents as near duplicates.
 
     Every stage is included: decoding, main-text extraction, tokenisation, signature, comparison.
+    Each document becomes a Scrapy ``HtmlResponse`` whose signature is taken as the crawl takes
+    it (:func:`~scrapy_simhash.workers.tasks.page_signature`). ``bytes`` are decoded as Scrapy
+    decodes a response whose Content-Type names no charset (byte-order mark, then
+    ``<meta charset>``, then detection); a ``str`` is encoded as UTF-8 and read back as UTF-8.
+    ``url_a`` / ``url_b`` default to ``http://localhost/a`` / ``http://localhost/b``.
     """
     detector = detector or default_detector()
-    sig_a = detector.signature_html(html_a, None, url_a)
-    sig_b = detector.signature_html(html_b, None, url_b)
+    sig_a = _crawl_signature(detector, html_a, url_a or "http://localhost/a")
+    sig_b = _crawl_signature(detector, html_b, url_b or "http://localhost/b")
     return detector.is_duplicate(sig_a, sig_b)
+
+
+def _crawl_signature(detector: Detector, html: str | bytes, url: str) -> Any | None:
+    """The signature a crawl gives ``html`` fetched from ``url`` (see :func:`is_near_duplicate`)."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_simhash.workers.tasks import page_signature
+
+    if isinstance(html, str):
+        body = html.encode("utf-8", "surrogatepass")  # a lone surrogate: invalid bytes, replaced
+        response = HtmlResponse(url, body=body, encoding="utf-8")
+    else:
+        response = HtmlResponse(url, body=html)
+    return page_signature(detector, response)[0]
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
+from typing import Any
 
+import numpy as np
 import pytest
+from scrapy.http import HtmlResponse
 
 from scrapy_simhash.detectors import (
     ALGORITHMS,
@@ -18,6 +22,7 @@ from scrapy_simhash.detectors import (
     optimal_bands,
 )
 from scrapy_simhash.index.base import IndexParameterMismatch, NearDuplicateIndexError
+from scrapy_simhash.workers.tasks import page_signature
 
 ARTICLE_EN = """The harbour town voted on Tuesday to rebuild its old stone pier, ending a debate
 that had divided fishermen, shop owners and the council for nearly a decade. Supporters argued that
@@ -127,6 +132,36 @@ def test_ksentence_ignores_edits_outside_its_longest_sentences():
     assert not detector.is_duplicate(detector.signature(text), detector.signature(changed))
 
 
+VACCINE = ("Regulators said on Tuesday that the new vaccine {verb} safe for children aged {age}, "
+           "citing trial data gathered across several countries, hospitals and clinics during the "
+           "autumn season, according to officials who briefed reporters in the capital{end}")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [{"verb": "is not"}, {"age": "9"}, {"end": "!"}],
+    ids=["stop word", "digit", "punctuation"],
+)
+def test_exact_tells_apart_texts_that_differ_only_in_words_without_content(edit):
+    detector = ExactDetector()
+    original = VACCINE.format(verb="is", age="5", end=".")
+    edited = VACCINE.format(**{"verb": "is", "age": "5", "end": ".", **edit})
+    assert detector.fingerprinter.tokens(original) == detector.fingerprinter.tokens(edited)
+    assert not detector.is_duplicate(detector.signature(original), detector.signature(edited))
+
+
+def test_exact_ignores_only_case_unicode_normalisation_and_whitespace():
+    detector = ExactDetector()
+    original = VACCINE.format(verb="is", age="5", end=".")
+    variants = [
+        original.upper(),
+        "  " + original.replace(" ", " \n\t ") + "\n",
+        original.replace("5", "\uff15").replace("safe", "\uff53afe"),  # full-width: NFKC
+    ]
+    for variant in variants:
+        assert detector.signature(variant) == detector.signature(original)
+
+
 # --------------------------------------------------------------------------- MinHash
 
 
@@ -174,6 +209,28 @@ def test_minhash_rejects_bad_parameters(bad):
         MinHashDetector(**bad)
 
 
+@pytest.mark.parametrize("threshold", ["0.5", None, True, float("nan"), 0.0, 1.0, [0.5]])
+def test_minhash_threshold_must_be_a_number_strictly_between_0_and_1(threshold):
+    with pytest.raises(ValueError, match="threshold must be a number strictly between 0 and 1"):
+        MinHashDetector(threshold)
+
+
+@pytest.mark.parametrize("threshold", [0.7, np.float64(0.7), Fraction(7, 10)])
+def test_minhash_threshold_takes_any_real_number(threshold):
+    assert MinHashDetector(threshold).threshold == 0.7
+
+
+@pytest.mark.parametrize(
+    ("cls", "option", "value"),
+    [(MinHashDetector, "num_perm", "128"), (MinHashDetector, "num_perm", 64.0),
+     (MinHashDetector, "shingle_size", True), (KSentenceDetector, "k", "3"),
+     (KSentenceDetector, "k", True), (KSentenceDetector, "k", 0)],
+)
+def test_integer_options_reject_other_types(cls, option, value):
+    with pytest.raises(ValueError, match=f"{option} must be"):
+        cls(**{option: value})
+
+
 # --------------------------------------------------------------------------- indexes
 
 
@@ -202,6 +259,22 @@ def test_sqlite_band_index_persists_and_checks_parameters(tmp_path, detector):
         assert match is not None and match.key == "first"
     with pytest.raises(IndexParameterMismatch):
         type(detector)(tokenizer="words").open_index(uri)
+
+
+class ExactDetectorBeforeVersions(ExactDetector):
+    """The parameters an ``exact`` index was stored with when signatures hashed tokens only."""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {k: v for k, v in super().params.items() if k != "exact_version"}
+
+
+def test_exact_index_built_before_the_signature_change_is_refused(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
+    with ExactDetectorBeforeVersions().open_index(uri) as index:
+        index.add("old", 1)
+    with pytest.raises(IndexParameterMismatch, match="exact_version: stored None, requested 2"):
+        ExactDetector().open_index(uri)
 
 
 def test_sqlite_band_index_rolls_back_what_is_not_committed(tmp_path):
@@ -256,3 +329,28 @@ def test_is_near_duplicate_on_chinese_pages():
 
 def test_is_near_duplicate_of_empty_pages_is_false():
     assert not is_near_duplicate("<html><body></body></html>", "<html><body></body></html>")
+
+
+def chinese_page(charset: str) -> bytes:
+    """A Chinese news page in UTF-8 whose ``<meta charset>`` says ``charset``."""
+    paragraphs = "".join(f"<p>{line}</p>" for line in ARTICLE_ZH.strip().splitlines())
+    return (
+        f'<html><head><meta charset="{charset}"><title>城市日报</title></head><body><article>'
+        f"<h1>城市图书馆开馆</h1>{paragraphs}</article></body></html>"
+    ).encode()
+
+
+def test_is_near_duplicate_decodes_bytes_as_the_crawl_does():
+    mislabelled, labelled = chinese_page("gb2312"), chinese_page("utf-8")
+    detector = SimHashDetector()
+    pages = (("https://a.example/x", mislabelled), ("https://b.example/y", labelled))
+    crawl = [page_signature(detector, HtmlResponse(url, body=body))[0] for url, body in pages]
+    assert not detector.is_duplicate(*crawl)  # Scrapy believes the label: gb18030 mojibake
+    assert not is_near_duplicate(mislabelled, labelled, url_a="https://a.example/x",
+                                 url_b="https://b.example/y")
+    assert is_near_duplicate(labelled, chinese_page("UTF-8"))
+
+
+def test_is_near_duplicate_reads_text_as_utf8_whatever_its_meta_charset():
+    mislabelled, labelled = chinese_page("gb2312"), chinese_page("utf-8")
+    assert is_near_duplicate(mislabelled.decode("utf-8"), labelled)
