@@ -59,7 +59,10 @@ def build_detector(config: SimhashConfig) -> Detector:
     try:
         detector = get_detector(config.algorithm, **options)
     except (ValueError, TypeError, ImportError) as error:
-        if any(option in str(error) for option in config.algorithm_options):
+        message = str(error)
+        names_an_option = any(option in message for option in config.algorithm_options)
+        names_a_setting = any(arg in message for arg in kwargs)
+        if names_an_option or (config.algorithm_options and not names_a_setting):
             raise SimhashSettingError(
                 "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
             ) from error

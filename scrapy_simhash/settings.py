@@ -153,7 +153,7 @@ def read_dict(settings: BaseSettings, name: str) -> dict[str, Any]:
     if isinstance(value, str):
         try:
             return dict(settings.getdict(name))
-        except ValueError as error:
+        except (ValueError, TypeError) as error:  # not JSON, or JSON that is not an object
             raise SimhashSettingError(name, value, "expected a dict (or a JSON object)") from error
     if not isinstance(value, Mapping):
         raise SimhashSettingError(name, value, "expected a dict (or a JSON object)")
@@ -221,7 +221,7 @@ def read_fingerprint_kwargs(settings: BaseSettings) -> dict[str, Any]:
     readers = {
         "bits": lambda name: read_int(settings, name, minimum=8),
         "max_distance": lambda name: read_int(settings, name, minimum=0),
-        "min_tokens": lambda name: read_int(settings, name, minimum=0),
+        "min_tokens": lambda name: read_int(settings, name, minimum=1),
         "fold_traditional": lambda name: read_bool(settings, name),
     }
     for argument, name in FINGERPRINT_SETTINGS.items():

@@ -49,6 +49,8 @@ def test_values_are_read():
         ("SIMHASH_BITS", "many", "integer"),
         ("SIMHASH_MAX_DISTANCE", -1, "integer >= 0"),
         ("SIMHASH_MIN_TOKENS", 2.5, "integer"),
+        ("SIMHASH_MIN_TOKENS", 0, "integer >= 1"),
+        ("SIMHASH_ALGORITHM_OPTIONS", "[1]", "dict"),  # JSON, but not an object
         ("SIMHASH_FOLD_TRADITIONAL", "sometimes", "True or False"),
         ("SIMHASH_ITEM_FIELDS", [], "list of field names"),
         ("SIMHASH_ON_INDEX_ERROR", "ignore", "'keep', 'drop', 'stop'"),
@@ -90,3 +92,19 @@ def test_fingerprint_settings_are_checked_when_the_component_is_built(component,
     with pytest.raises(SimhashSettingError, match=name) as raised:
         component.from_crawler(crawler)
     assert str(raised.value).startswith(f"{name}={value!r} is invalid: ")
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "options"),
+    [
+        ("minhash", {"threshold": "0.5"}),  # the detector's own message names no setting
+        ("minhash", {"num_perm": 64.0}),
+        ("ksentence", {"k": "3"}),
+    ],
+)
+def test_bad_algorithm_options_name_that_setting(algorithm, options):
+    crawler = get_crawler(Spider, {"SIMHASH_ALGORITHM": algorithm,
+                                   "SIMHASH_ALGORITHM_OPTIONS": options})
+    with pytest.raises(SimhashSettingError) as raised:
+        SimhashDownloaderMiddleware.from_crawler(crawler)
+    assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
