@@ -152,7 +152,7 @@ class Deduplicator:
         self.namespace = namespace
         self.kind = namespace.rstrip("s")  # "page" / "item", as written in the report
         self.stats = crawler.stats
-        self.session = CrawlSession.of(crawler, config.report_file)
+        self.session = CrawlSession.of(crawler, config.report_file, config.jobdir)
         self.index: NearDuplicateIndex | None = None
         self._prefix = f"simhash/{namespace}/"
         self._logged_causes: set[str] = set()

@@ -16,6 +16,7 @@ import errno
 import json
 import logging
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ClassVar
@@ -29,11 +30,20 @@ logger = logging.getLogger(__name__)
 STATS_PREFIX = "simhash/"
 
 
-class DuplicateReport:
-    """A JSON-lines file of dropped duplicates, replaced atomically by each crawl."""
+#: In a ``JOBDIR``: the report file the job's last run wrote (its next run adds to it).
+JOB_REPORT_MARKER = "simhash.report"
 
-    def __init__(self, path: str | Path) -> None:
+
+class DuplicateReport:
+    """A JSON-lines file of dropped duplicates, replaced atomically by each crawl.
+
+    ``resume``: this crawl continues a job (Scrapy's ``JOBDIR``) whose earlier run wrote the
+    report; its rows come first in the new one.
+    """
+
+    def __init__(self, path: str | Path, *, resume: bool = False) -> None:
         self.path = Path(path)
+        self.resume = resume
         self._file: IO[str] | None = None
         self._temp: str | None = None
 
@@ -47,6 +57,9 @@ class DuplicateReport:
                 prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
             )
             self._file = open(handle, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            if self.resume and self.path.is_file():
+                with open(self.path, encoding="utf-8") as previous:
+                    shutil.copyfileobj(previous, self._file)
 
     def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None) -> None:
         if self._file is None:
@@ -94,19 +107,52 @@ class CrawlSession:
 
     _sessions: ClassVar[WeakKeyDictionary[Crawler, CrawlSession]] = WeakKeyDictionary()
 
-    def __init__(self, crawler: Crawler, report_file: str | None) -> None:
+    def __init__(
+        self, crawler: Crawler, report_file: str | None, jobdir: str | None = None
+    ) -> None:
         self.crawler = crawler
-        self.report = DuplicateReport(report_file) if report_file else None
+        self.jobdir = Path(jobdir) if jobdir else None
+        self.report = (
+            DuplicateReport(report_file, resume=self._job_wrote(report_file))
+            if report_file
+            else None
+        )
         self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
         self._open_components: set[str] = set()
 
     @classmethod
-    def of(cls, crawler: Crawler, report_file: str | None) -> CrawlSession:
+    def of(
+        cls, crawler: Crawler, report_file: str | None, jobdir: str | None = None
+    ) -> CrawlSession:
         """The crawler's session, created by its first simhash component."""
         session = cls._sessions.get(crawler)
         if session is None:
-            session = cls._sessions[crawler] = cls(crawler, report_file)
+            session = cls._sessions[crawler] = cls(crawler, report_file, jobdir)
         return session
+
+    def _job_wrote(self, report_file: str) -> bool:
+        """Whether an earlier run of this ``JOBDIR`` job wrote ``report_file``."""
+        if self.jobdir is None:
+            return False
+        try:
+            written = (self.jobdir / JOB_REPORT_MARKER).read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return written == str(Path(report_file).resolve())
+
+    def _remember_report(self, report: DuplicateReport) -> None:
+        if self.jobdir is None:
+            return
+        try:
+            self.jobdir.mkdir(parents=True, exist_ok=True)
+            marker = self.jobdir / JOB_REPORT_MARKER
+            marker.write_text(str(report.path.resolve()), encoding="utf-8")
+        except OSError as error:
+            logger.warning(
+                "Simhash: cannot note the duplicate report in JOBDIR (%s: %s); if this job is "
+                "resumed, its next run starts a new report.",
+                type(error).__name__, error, extra={"crawler": self.crawler},
+            )
 
     def component_opened(self, name: str) -> bool:
         """Count ``name`` in until it closes; False (for the first component only) if the
@@ -144,6 +190,7 @@ class CrawlSession:
                 report.discard()
             elif report is not None:
                 report.close()
+                self._remember_report(report)
         except OSError as error:
             logger.error(
                 "Simhash: cannot write the duplicate report SIMHASH_REPORT_FILE=%r (%s: %s); "

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from scrapy.settings import BaseSettings
+from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
 
 from scrapy_simhash.detectors import ALGORITHMS
 
 ON_INDEX_ERROR_CHOICES = ("keep", "drop", "stop")
+#: The index a crawl with Scrapy's ``JOBDIR`` keeps there, unless SIMHASH_INDEX_URI names one.
+JOBDIR_INDEX_FILE = "simhash.sqlite"
 INDEX_SCHEMES = ("memory", "sqlite", "redis", "rediss", "unix")
 
 #: Every setting with its default value (``None``: the library's default).
@@ -81,6 +84,7 @@ class SimhashConfig:
     item_key_field: str | None = "url"
     on_index_error: str = "keep"
     report_file: str | None = None
+    jobdir: str | None = None  # Scrapy's JOBDIR: a job paused and resumed across crawls
     max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
     workers: int | str = DEFAULTS["SIMHASH_WORKERS"]  # a count, or "auto"; 0: inline
     worker_timeout: float = DEFAULTS["SIMHASH_WORKER_TIMEOUT"]
@@ -161,9 +165,17 @@ def read_dict(settings: BaseSettings, name: str) -> dict[str, Any]:
 
 
 def read_index_uri(settings: BaseSettings) -> str:
-    """``memory://``, ``sqlite:///path.db``, ``redis://...`` or an index class's dotted path."""
+    """``memory://``, ``sqlite:///path.db``, ``redis://...`` or an index class's dotted path.
+
+    Left at its default in a crawl with ``JOBDIR``, the index is an SQLite file in that folder
+    (:data:`JOBDIR_INDEX_FILE`), as Scrapy keeps its seen requests there: a resumed job goes on
+    deduplicating against the pages of its earlier runs.
+    """
     name = "SIMHASH_INDEX_URI"
     value = _raw(settings, name)
+    jobdir = settings.get("JOBDIR")
+    if jobdir and value == DEFAULTS[name] and _left_at_default(settings, name):
+        return "sqlite:///" + str(Path(jobdir) / JOBDIR_INDEX_FILE)
     allowed = "expected memory://, sqlite:///path/to.db, redis://host:port/db or a class path"
     if not isinstance(value, str) or not value.strip():
         raise SimhashSettingError(name, value, allowed)
@@ -178,6 +190,12 @@ def read_index_uri(settings: BaseSettings) -> str:
     except (ImportError, NameError, ValueError, AttributeError) as error:
         raise SimhashSettingError(name, value, f"{allowed} ({error})") from error
     return uri
+
+
+def _left_at_default(settings: BaseSettings, name: str) -> bool:
+    """Whether ``name`` is unset, or set by an add-on only (``scrapy_simhash.Addon``)."""
+    priority = settings.getpriority(name)
+    return priority is None or priority <= SETTINGS_PRIORITIES["addon"]
 
 
 def read_workers(settings: BaseSettings) -> int | str:
@@ -245,6 +263,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         item_key_field=_raw(settings, "SIMHASH_ITEM_KEY_FIELD") or None,
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
         report_file=read_report_file(settings),
+        jobdir=settings.get("JOBDIR") or None,
         max_body_size=read_int(settings, "SIMHASH_MAX_BODY_SIZE", minimum=1)
         or DEFAULTS["SIMHASH_MAX_BODY_SIZE"],
         workers=read_workers(settings),

@@ -225,6 +225,47 @@ def test_a_page_retried_from_its_callback_is_not_a_duplicate_of_itself(demo_site
     assert result.report == []
 
 
+def _paused_and_resumed(demo_site, tmp_path, pause_after, *first_settings):
+    """One JOBDIR job with the default index, run until ``pause_after`` responses
+    (CLOSESPIDER_PAGECOUNT stands in for Ctrl-C), then resumed to the end."""
+    job = ["-s", f"JOBDIR={tmp_path / 'job'}", "-s", f"SIMHASH_REPORT_FILE={tmp_path / 'd.jsonl'}"]
+    first = run_crawl(demo_site, tmp_path / "first", *job, *first_settings,
+                      "-s", f"CLOSESPIDER_PAGECOUNT={pause_after}")
+    assert first.stats["finish_reason"] == "closespider_pagecount", first.log[-3000:]
+    paused_report = (tmp_path / "d.jsonl").read_text()
+    second = run_crawl(demo_site, tmp_path / "second", *job, *first_settings)
+    assert second.stats["finish_reason"] == "finished", second.log[-3000:]
+    return first, second, paused_report, (tmp_path / "d.jsonl").read_text()
+
+
+def test_a_resumed_job_drops_duplicates_of_pages_kept_before_the_pause(demo_site, tmp_path):
+    # breadth first: the articles (before the pause), then the variants linked from them
+    first, second, paused_report, final_report = _paused_and_resumed(
+        demo_site, tmp_path, 16, "-s", "DEPTH_PRIORITY=1", "-s", "CONCURRENT_REQUESTS=1",
+        "-s", "SCHEDULER_DISK_QUEUE=scrapy.squeues.PickleFifoDiskQueue",
+        "-s", "SCHEDULER_MEMORY_QUEUE=scrapy.squeues.FifoMemoryQueue",
+    )
+    base = demo_site.url
+    kept = first.item_paths(base) | second.item_paths(base)
+    assert kept & (ORIGINALS | DROPPED | UNREACHED) == KEPT  # as if the job had never paused
+    kept_before_the_pause = {base + path for path in first.item_paths(base)}
+    resumed_rows = [json.loads(line) for line in final_report[len(paused_report):].splitlines()]
+    assert any(row["duplicate_of"] in kept_before_the_pause and row["url"] != row["duplicate_of"]
+               for row in resumed_rows)
+    assert (tmp_path / "job" / "simhash.sqlite").is_file()
+
+
+def test_a_resumed_job_adds_to_the_report_of_its_paused_run(demo_site, tmp_path):
+    _, _, paused_report, final_report = _paused_and_resumed(
+        demo_site, tmp_path, 12, "-s", "CONCURRENT_REQUESTS=1"
+    )
+    assert paused_report and final_report.startswith(paused_report)
+    base = demo_site.url
+    rows = [json.loads(line) for line in final_report.splitlines()]
+    assert {row["url"][len(base):] for row in rows
+            if row["kind"] == "page" and row["url"] != row["duplicate_of"]} == DETECTED
+
+
 def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_path):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
