@@ -18,9 +18,12 @@ import logging
 import os
 import shutil
 import tempfile
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ClassVar
 from weakref import WeakKeyDictionary
+
+from scrapy_simhash.settings import SimhashSettingError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -112,11 +115,11 @@ class CrawlSession:
     ) -> None:
         self.crawler = crawler
         self.jobdir = Path(jobdir) if jobdir else None
-        self.report = (
-            DuplicateReport(report_file, resume=self._job_wrote(report_file))
-            if report_file
-            else None
-        )
+        self.report: DuplicateReport | None = None
+        if report_file:
+            path = expand_report_path(report_file, crawler)
+            self._check_not_shared(path, report_file)
+            self.report = DuplicateReport(path, resume=self._job_wrote(path))
         self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
         self._open_components: set[str] = set()
 
@@ -129,6 +132,19 @@ class CrawlSession:
         if session is None:
             session = cls._sessions[crawler] = cls(crawler, report_file, jobdir)
         return session
+
+    def _check_not_shared(self, path: str, setting: str) -> None:
+        """Two crawls of one process writing one report would each replace the other's."""
+        resolved = Path(path).resolve()
+        for other in list(self._sessions.values()):
+            report = other.report
+            if report is not None and report.path.resolve() == resolved:
+                spider = getattr(other.crawler.spider, "name", "?")
+                raise SimhashSettingError(
+                    "SIMHASH_REPORT_FILE", setting,
+                    f"another crawl in this process (spider {spider!r}) writes {path}; "
+                    "give each crawl its own file, e.g. with %(name)s in the path",
+                )
 
     def _job_wrote(self, report_file: str) -> bool:
         """Whether an earlier run of this ``JOBDIR`` job wrote ``report_file``."""
@@ -199,6 +215,39 @@ class CrawlSession:
             )
         stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
         logger.info("%s", summary_line(stats), extra={"crawler": self.crawler})
+        self._sessions.pop(self.crawler, None)  # the session refers to its crawler: not kept
+
+
+def expand_report_path(template: str, crawler: Crawler) -> str:
+    """``template`` with ``%(name)s`` (the spider's name), ``%(time)s`` (the UTC start time,
+    as in Scrapy's ``FEEDS``) or ``%(<attribute>)s`` of the spider filled in."""
+    if "%(" not in template:
+        return template
+    spider = crawler.spider
+    started = datetime.now(tz=timezone.utc).replace(microsecond=0).isoformat().replace(":", "-")
+    params = _SpiderParams(spider, started)
+    try:
+        return template % params
+    except (KeyError, ValueError, TypeError) as error:
+        raise SimhashSettingError(
+            "SIMHASH_REPORT_FILE", template,
+            f"%(...)s may name the spider's attributes and time ({type(error).__name__}: "
+            f"{error})",
+        ) from None
+
+
+class _SpiderParams(dict):
+    """``%(key)s`` values: ``time``, else the spider's attribute ``key``."""
+
+    def __init__(self, spider: object, started: str) -> None:
+        super().__init__(time=started)
+        self.spider = spider
+
+    def __missing__(self, key: str) -> object:
+        try:
+            return getattr(self.spider, key)
+        except AttributeError:
+            raise KeyError(f"the spider has no attribute {key!r}") from None
 
 
 def summary_line(stats: dict) -> str:

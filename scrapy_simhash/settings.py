@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 from scrapy.utils.misc import load_object
@@ -224,12 +226,20 @@ def read_positive_float(settings: BaseSettings, name: str) -> float:
 
 
 def read_report_file(settings: BaseSettings) -> str | None:
+    """A local path or ``file://`` URI, which may name ``%(name)s`` (the spider's name),
+    ``%(time)s`` or another spider attribute, as Scrapy's ``FEEDS`` do."""
     name = "SIMHASH_REPORT_FILE"
     value = _raw(settings, name)
     if value is None or value == "":
         return None
+    allowed = "expected a file path or a file:// URI (str), or None"
     if not isinstance(value, str):
-        raise SimhashSettingError(name, value, "expected a file path (str) or None")
+        raise SimhashSettingError(name, value, allowed)
+    if "://" in value:
+        parts = urlsplit(value)
+        if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+            raise SimhashSettingError(name, value, f"{allowed}: the report is written locally")
+        return url2pathname(parts.path)  # percent-escapes decoded
     return value
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 
 import pytest
+from scrapy import Spider
 from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.report import CrawlSession, DuplicateReport
+from scrapy_simhash.settings import SimhashSettingError
 
 
 def test_a_report_path_that_is_a_folder_fails_when_the_report_opens(tmp_path):
@@ -40,3 +42,33 @@ def test_a_report_that_cannot_be_moved_into_place_still_gives_the_summary(tmp_pa
     assert caplog.text.count("cannot write the duplicate report") == 1
     assert "Simhash: nothing checked" in caplog.text
     assert [p.name for p in tmp_path.iterdir()] == ["dups.jsonl"]
+
+
+def _crawler_of(name: str):
+    crawler = get_crawler(Spider)
+    crawler.spider = crawler._create_spider(name)
+    return crawler
+
+
+def test_the_report_path_may_name_the_spider_and_the_time(tmp_path):
+    session = CrawlSession(_crawler_of("news"), str(tmp_path / "%(name)s-%(time)s.jsonl"))
+    name = session.report.path.name
+    assert name.startswith("news-") and name.endswith(".jsonl") and ":" not in name
+    with pytest.raises(SimhashSettingError, match=r"SIMHASH_REPORT_FILE.*no attribute 'nope'"):
+        CrawlSession(_crawler_of("news"), str(tmp_path / "%(nope)s.jsonl"))
+    plain = CrawlSession(_crawler_of("news"), str(tmp_path / "100%.jsonl"))
+    assert plain.report.path.name == "100%.jsonl"
+
+
+def test_two_crawls_of_one_process_cannot_share_a_report(tmp_path):
+    path = str(tmp_path / "dups.jsonl")
+    first = CrawlSession.of(_crawler_of("one"), path)
+    with pytest.raises(SimhashSettingError, match=r"spider 'one'\) writes"):
+        CrawlSession.of(_crawler_of("two"), path)
+    first.component_opened("pages")
+    first.component_closed("pages")  # once the first has closed, its file is free
+    assert first.crawler not in CrawlSession._sessions  # and its crawler is not kept alive
+    CrawlSession.of(_crawler_of("three"), path)
+    named = str(tmp_path / "%(name)s.jsonl")  # the way to give each crawl its own file
+    assert CrawlSession.of(_crawler_of("four"), named).report.path.name == "four.jsonl"
+    assert CrawlSession.of(_crawler_of("five"), named).report.path.name == "five.jsonl"

@@ -59,6 +59,8 @@ def test_values_are_read():
         ("SIMHASH_INDEX_OPTIONS", 3, "dict"),
         ("SIMHASH_FINGERPRINT_OPTIONS", [1], "dict"),
         ("SIMHASH_REPORT_FILE", 12, "file path"),
+        ("SIMHASH_REPORT_FILE", "s3://bucket/dups.jsonl", "written locally"),
+        ("SIMHASH_REPORT_FILE", "file://elsewhere/dups.jsonl", "written locally"),
         ("SIMHASH_MAX_BODY_SIZE", 0, "integer >= 1"),
         ("SIMHASH_WORKERS", "many", "'auto' or an integer >= 0"),
         ("SIMHASH_WORKERS", -1, "'auto' or an integer >= 0"),
@@ -108,3 +110,9 @@ def test_bad_algorithm_options_name_that_setting(algorithm, options):
     with pytest.raises(SimhashSettingError) as raised:
         SimhashDownloaderMiddleware.from_crawler(crawler)
     assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
+
+
+def test_a_report_file_may_be_a_file_uri():
+    assert config(SIMHASH_REPORT_FILE="file:///tmp/my%20dups.jsonl").report_file == (
+        "/tmp/my dups.jsonl"
+    )
