@@ -12,6 +12,7 @@ the downloader middleware's ``pages``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -45,17 +46,33 @@ class NearDuplicateItem(DropItem):
 
 
 def item_text(adapter: ItemAdapter, fields: tuple[str, ...]) -> str:
-    """The configured fields' text, joined by newlines."""
+    """The configured fields' text, joined by newlines: strings as they are, bytes as UTF-8,
+    the parts of lists and the values of dicts one by one, anything else as ``str()``."""
     parts: list[str] = []
     for name in fields:
-        value = adapter.get(name)
-        if value is None:
-            continue
-        if isinstance(value, (list, tuple)):
-            parts.extend(str(part) for part in value if part)
-        elif value != "":
-            parts.append(str(value))
+        _collect_text(adapter.get(name), parts)
     return "\n".join(parts)
+
+
+def _collect_text(value: Any, parts: list[str], depth: int = 0) -> None:
+    if value is None or depth > _MAX_FIELD_DEPTH:
+        return
+    if isinstance(value, str):
+        if value:
+            parts.append(value)
+    elif isinstance(value, (bytes, bytearray)):
+        parts.append(bytes(value).decode("utf-8", errors="replace"))
+    elif isinstance(value, Mapping):
+        for part in value.values():
+            _collect_text(part, parts, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for part in value:
+            _collect_text(part, parts, depth + 1)
+    else:
+        parts.append(str(value))
+
+
+_MAX_FIELD_DEPTH = 8  # nested lists and dicts deeper than this are left out
 
 
 class SimhashPipeline:

@@ -9,6 +9,7 @@ tunes the crawl.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,15 +140,31 @@ def read_choice(settings: BaseSettings, name: str, choices: tuple[str, ...]) -> 
 
 
 def read_str_list(settings: BaseSettings, name: str) -> tuple[str, ...]:
-    """A non-empty list of names; a comma-separated string is accepted (command line ``-s``)."""
+    """A non-empty list of names; a comma-separated string or a JSON array is accepted (command
+    line ``-s``)."""
     value = _raw(settings, name)
-    if isinstance(value, str):
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise SimhashSettingError(name, value, "expected a JSON array of field names") from None
+    elif isinstance(value, str):
         value = [part.strip() for part in value.split(",")]
     if not isinstance(value, (list, tuple)) or not value:
         raise SimhashSettingError(name, value, "expected a non-empty list of field names")
     if not all(isinstance(part, str) and part for part in value):
         raise SimhashSettingError(name, value, "expected a non-empty list of field names")
     return tuple(value)
+
+
+def read_field_name(settings: BaseSettings, name: str) -> str | None:
+    """One field name, or None (``""`` too)."""
+    value = _raw(settings, name)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise SimhashSettingError(name, value, "expected a field name (str) or None")
+    return value.strip() or None
 
 
 def read_dict(settings: BaseSettings, name: str) -> dict[str, Any]:
@@ -270,7 +287,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         index_options=read_dict(settings, "SIMHASH_INDEX_OPTIONS"),
         fingerprint_kwargs=read_fingerprint_kwargs(settings),
         item_fields=read_str_list(settings, "SIMHASH_ITEM_FIELDS"),
-        item_key_field=_raw(settings, "SIMHASH_ITEM_KEY_FIELD") or None,
+        item_key_field=read_field_name(settings, "SIMHASH_ITEM_KEY_FIELD"),
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
         report_file=read_report_file(settings),
         jobdir=settings.get("JOBDIR") or None,

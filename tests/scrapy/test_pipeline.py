@@ -69,3 +69,17 @@ def test_an_item_loaders_list_of_urls_names_the_item_by_its_first(pipeline_and_s
     with pytest.raises(NearDuplicateItem) as dropped:
         pipeline.process_item({"url": ["http://a.test/2"], "title": "Seeds", "body": BODY})
     assert str(dropped.value) == "Near-duplicate of http://a.test/1 (distance 0): http://a.test/2"
+
+
+def test_item_text_reads_bytes_and_nested_values_not_their_repr():
+    from itemadapter import ItemAdapter
+
+    from scrapy_simhash.pipeline import item_text
+
+    item = {"title": b"Seeds \xe2\x9c\x93", "body": {"lead": "Beans.", "more": ["Squash.", 3]}}
+    assert item_text(ItemAdapter(item), ("title", "body")) == "Seeds ✓\nBeans.\nSquash.\n3"
+
+
+def test_item_fields_may_be_a_json_array_on_the_command_line(pipeline_and_stats):
+    pipeline, _ = pipeline_and_stats(SIMHASH_ITEM_FIELDS='["title", "text"]')
+    assert pipeline.fields == ("title", "text")

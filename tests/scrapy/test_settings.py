@@ -53,6 +53,8 @@ def test_values_are_read():
         ("SIMHASH_ALGORITHM_OPTIONS", "[1]", "dict"),  # JSON, but not an object
         ("SIMHASH_FOLD_TRADITIONAL", "sometimes", "True or False"),
         ("SIMHASH_ITEM_FIELDS", [], "list of field names"),
+        ("SIMHASH_ITEM_FIELDS", '["title", body]', "JSON array"),
+        ("SIMHASH_ITEM_KEY_FIELD", ["url"], "field name"),
         ("SIMHASH_ON_INDEX_ERROR", "ignore", "'keep', 'drop', 'stop'"),
         ("SIMHASH_INDEX_URI", "ftp://example.com/x", "memory://"),
         ("SIMHASH_INDEX_URI", "no_such_package.Index", "memory://"),
