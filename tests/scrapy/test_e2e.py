@@ -197,14 +197,11 @@ def test_dont_simhash_keeps_the_marked_pages(demo_site, tmp_path):
 
 
 def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
-    uri = f"sqlite:///{tmp_path / 'seen.db'}"
-    # Pages only: two namespaces in one SQLite file currently lock each other (reported).
-    no_pipeline = f'ITEM_PIPELINES={{"{PIPELINE}": null}}'
-    first = run_crawl(demo_site, tmp_path / "first", "-s", f"SIMHASH_INDEX_URI={uri}",
-                      "-s", no_pipeline)
+    uri = f"sqlite:///{tmp_path / 'seen.db'}"  # pages and items: two namespaces in one file
+    first = run_crawl(demo_site, tmp_path / "first", "-s", f"SIMHASH_INDEX_URI={uri}")
     assert first.item_paths(demo_site.url) >= ORIGINALS
-    second = run_crawl(demo_site, tmp_path / "second", "-s", f"SIMHASH_INDEX_URI={uri}",
-                       "-s", no_pipeline)
+    assert first.stats["simhash/index/items/size"] >= len(ORIGINALS)
+    second = run_crawl(demo_site, tmp_path / "second", "-s", f"SIMHASH_INDEX_URI={uri}")
     assert second.returncode == 0, second.log[-3000:]
     # Every article is now a duplicate of itself from the first crawl: none reaches the spider.
     assert not second.item_paths(demo_site.url) & (ORIGINALS | DROPPED)
