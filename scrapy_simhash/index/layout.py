@@ -330,9 +330,13 @@ def _multi_index(bits: int, k: int, blocks: int) -> Layout:
 
 
 def _mih_designs(bits: int, k: int, max_tables: int, max_radius: int | None) -> list[Layout]:
-    """The MIH designs with probe radius > 0 using at most max_tables tables."""
+    """The MIH designs with probe radius > 0 using 2 to max_tables tables.
+
+    Never a single table: its key would be a whole 64-bit word, leaving no bit for the table
+    number that backends put above the key (a shift by 64, see :meth:`Layout.probe_keys`).
+    """
     options = []
-    for blocks in range(1, min(k, max_tables) + 1):
+    for blocks in range(2, min(k, max_tables) + 1):
         base, extra = divmod(k + 1, blocks)
         top = base if extra else base - 1
         if max_radius is not None and top > max_radius:

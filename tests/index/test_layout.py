@@ -207,3 +207,24 @@ def test_bad_parameters_are_rejected(kwargs, message):
 def test_keys_array_is_uint64():
     layout = make_layout(128, 3)
     assert layout.keys_array(np.zeros((3, 2), dtype=np.uint64)).dtype == np.uint64
+
+
+@pytest.mark.parametrize(("bits", "k"), [(64, 1), (64, 2), (128, 1), (128, 2)])
+def test_one_table_is_never_a_multi_index_design(bits, k):
+    """A single probed table would key on a whole 64-bit word: no bit left for the table number
+    backends put above the key (the memory index failed at its 2,048th add)."""
+    with pytest.raises(ValueError, match=f"tables must be at least 2 .*for k = {k}, got 1"):
+        make_layout(bits, k, 1)
+    assert make_layout(bits, k, 2).table_count == 2
+
+
+def test_probed_keys_leave_room_for_the_table_number():
+    for bits in (64, 128):
+        for k in range(1, 12):
+            for tables in [None, *range(1, k + 1)]:
+                try:
+                    layout = make_layout(bits, k, tables)
+                except ValueError:  # fewer tables than any design needs at this k
+                    continue
+                if not layout.exact:
+                    assert layout.table_count >= 2 and layout.key_bits <= 63, layout.describe()
