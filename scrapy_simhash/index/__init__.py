@@ -15,6 +15,10 @@
 
 Options may also come from the URI's query string (``sqlite:///crawl.db?commit_every=500``);
 numbers and ``true``/``false`` are converted, and keyword arguments win over the query string.
+``bits``, ``max_distance`` and ``tables`` may be set there too (a keyword argument with another
+value raises ValueError, as a crawl's settings never silently lose to its URI); ``namespace``
+and ``params`` may not: the crawl sets them (one namespace for pages,
+another for items, and the fingerprint settings), so a URI cannot put both in one namespace.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from .base import (
     Match,
     NearDuplicateIndex,
     NearDuplicateIndexError,
+    mask_password,
 )
 from .layout import Layout, TablesOption, make_layout
 from .memory import MemoryIndex
@@ -56,13 +61,18 @@ SCHEMES = {
     "unix": "scrapy_simhash.index.redis.RedisIndex",
 }
 _DOTTED_PATH = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
+_SET_BY_THE_CALLER = {  # never from the query string, and why
+    "namespace": "the crawl keeps pages and items in separate namespaces of one URI",
+    "params": "they are the fingerprint settings the crawl stores with the index",
+}
+_LAYOUT_DEFAULTS: dict[str, object] = {"bits": 64, "max_distance": 3, "tables": None}
 
 
 def open_index(
     uri: str,
     *,
-    bits: int = 64,
-    max_distance: int = 3,
+    bits: int | None = None,
+    max_distance: int | None = None,
     namespace: str = "pages",
     tables: TablesOption = None,
     params: Mapping[str, object] | None = None,
@@ -70,26 +80,41 @@ def open_index(
 ) -> NearDuplicateIndex:
     """Open the index named by ``uri`` (see the module docstring for the URI forms).
 
-    ``tables``: ``None``/``"auto"`` = k + 1 blocks, ``"manku"`` or an int = more tables with
+    ``bits`` (64) and ``max_distance`` (3): ``None`` takes the URI's query string value, else
+    the default in brackets. ``tables``: ``None`` = the query string's, else ``"auto"``;
+    ``"auto"`` = k + 1 blocks or multi-index hashing, ``"manku"`` or an int = more tables with
     longer keys (see :func:`make_layout`). ``params``: fingerprint settings that persistent
     backends store and compare on open (:class:`IndexParameterMismatch` when they differ).
+    Other keyword arguments win over the query string.
     """
     if not isinstance(uri, str) or not uri:
         raise ValueError(f"index URI must be a non-empty string, got {uri!r}")
     location, _, query = uri.partition("?")
     pairs = parse_qsl(query, keep_blank_values=True)
     merged: dict[str, object] = {key: coerce_option(value) for key, value in pairs}
-    merged.update(options)
-    arguments = dict(
-        bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
-    )
-    arguments.update(merged)
+    for name, reason in _SET_BY_THE_CALLER.items():
+        if name in merged:
+            raise ValueError(
+                f"index URI {mask_password(uri)!r} may not set {name!r} in its query string "
+                f"({reason}); remove it, or pass {name}= to open_index()"
+            )
+    arguments: dict[str, object] = {**_LAYOUT_DEFAULTS, **merged}
+    for name, value in (("bits", bits), ("max_distance", max_distance), ("tables", tables)):
+        if value is None:
+            continue
+        if name in merged and merged[name] != value:  # e.g. ?bits=64 in SIMHASH_INDEX_URI
+            raise ValueError(
+                f"index URI {mask_password(uri)!r} sets {name}={merged[name]!r}, but "
+                f"{name}={value!r} is asked for; set it in one place"
+            )
+        arguments[name] = value
+    arguments.update(options, namespace=namespace, params=params)
     if "://" in location or location.endswith(":"):
         scheme = location.split(":", 1)[0].lower()
         target = SCHEMES.get(scheme)
         if target is None:
             raise ValueError(
-                f"unknown index URI scheme in {uri!r}; allowed schemes: "
+                f"unknown index URI scheme in {mask_password(uri)!r}; allowed schemes: "
                 f"{', '.join(s + '://' for s in SCHEMES)}, or a dotted path to an index class"
             )
         cls = _load_backend(target, uri)
@@ -99,12 +124,13 @@ def open_index(
         factory = getattr(cls, "from_uri", None)
         return factory(uri, **arguments) if factory else cls(**arguments)
     raise ValueError(
-        f"index URI {uri!r} is neither a URI (allowed schemes: "
+        f"index URI {mask_password(uri)!r} is neither a URI (allowed schemes: "
         f"{', '.join(s + '://' for s in SCHEMES)}) nor a dotted path to an index class"
     )
 
 
 def _load_backend(target: str, uri: str) -> type:
+    uri = mask_password(uri)  # only for messages
     module_name, _, name = target.rpartition(".")
     try:
         module = importlib.import_module(module_name)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from scrapy_simhash.simhash import checked_fingerprint
 
@@ -229,7 +229,15 @@ class NearDuplicateIndex(abc.ABC):
 
 
 def mask_password(url: str) -> str:
-    """``url`` with its password (if any) replaced by ``***``, for messages and logs."""
+    """``url`` with its passwords replaced by ``***``, for messages and logs.
+
+    Both places redis-py reads one from are masked: ``user:password@host`` and query parameters
+    whose name contains ``password`` (``?password=...``, the form for ``unix://`` sockets, and
+    ``ssl_password``).
+    """
+    location, question, query = url.partition("?")
+    if question:  # masked as text: urlunsplit would drop the "//" of unix:///path
+        url = f"{location}?{_mask_query(query)}"
     parts = urlsplit(url)
     if parts.password is None:
         return url
@@ -240,6 +248,17 @@ def mask_password(url: str) -> str:
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def _mask_query(query: str) -> str:
+    """A query string with the values of its password parameters replaced by ``***``."""
+    pairs = []
+    for pair in query.split("&"):  # a "#fragment" stays with the last value: masked or kept
+        name, equals, _ = pair.partition("=")
+        if equals and "password" in unquote_plus(name).lower():
+            pair = f"{name}=***"
+        pairs.append(pair)
+    return "&".join(pairs)
 
 
 def _json_or_none(value: str | None) -> object:

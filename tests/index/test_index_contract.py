@@ -256,6 +256,48 @@ def test_query_string_options_are_converted_and_keywords_win():
     assert memory.layout.table_count == 16 and memory.engine.buffer_size == 16
 
 
+@pytest.mark.parametrize("uri", ["memory://?max_distance=5&bits=128&tables=manku",
+                                 "sqlite://?max_distance=5&bits=128&tables=manku",
+                                 f"{__name__}.CustomIndex?max_distance=5&bits=128&tables=manku"])
+def test_a_layout_setting_in_both_places_must_agree(uri):
+    """The crawl passes SIMHASH_BITS and SIMHASH_MAX_DISTANCE: ?bits= in SIMHASH_INDEX_URI either
+    says the same or stops the crawl, and is never silently overridden."""
+    for conflict in ({"bits": 64}, {"max_distance": 3}, {"tables": "auto"}):
+        name = next(iter(conflict))
+        with pytest.raises(ValueError, match=f"sets {name}=.* is asked for"):
+            open_index(uri, **conflict)
+    index = open_index(uri, bits=128, max_distance=5, tables="manku")
+    arguments = getattr(index, "kwargs", None) or vars(index)
+    assert (arguments["bits"], arguments["max_distance"]) == (128, 5)
+    getattr(index, "close", lambda: None)()
+
+
+def test_the_query_string_sets_the_layout_when_no_keyword_does():
+    with open_index("sqlite://?max_distance=5&bits=128&tables=manku") as index:
+        assert (index.bits, index.max_distance, index.layout.design) == (128, 5, "manku(6x6)")
+    assert open_index("memory://").layout.describe() == "blocks: 4 tables, 16-bit keys"
+
+
+@pytest.mark.parametrize("name", ["namespace", "params"])
+@pytest.mark.parametrize("uri", ["memory://", "sqlite://", f"{__name__}.CustomIndex"])
+def test_namespace_and_params_are_refused_in_the_query_string(uri, name):
+    """SIMHASH_INDEX_URI="sqlite:///x.db?namespace=foo" would put pages and items together."""
+    with pytest.raises(ValueError, match=f"may not set '{name}' in its query string .*crawl"):
+        open_index(f"{uri}?{name}=foo", namespace="items")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("bits", "k"), [(64, 1), (64, 2), (128, 2)])
+def test_one_table_is_refused_at_open(backend, bits, k, tmp_path):
+    """A single multi-index hashing table (64-bit keys) broke the memory tables at the 2,048th
+    add; it is refused at open, and 2 tables work."""
+    with pytest.raises(ValueError, match="tables must be at least 2"):
+        make_index(backend, tmp_path, bits=bits, max_distance=k, tables=1)
+    rng = random.Random(f"two-tables-{bits}-{k}")
+    with make_index(backend, tmp_path, bits=bits, max_distance=k, tables=2) as index:
+        assert_agrees_with_brute_force(index, rng, bits, k, stored=2300, planted=60, other=10)
+
+
 def test_memory_uri_is_fresh_each_time():
     first = open_index("memory://")
     first.add("k", 1)

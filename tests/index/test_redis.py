@@ -298,10 +298,40 @@ def test_long_keys_round_trip_and_oversized_keys_are_rejected(redis_url):
       "rediss://user:***@h:6380/2?ssl_cert_reqs=none"),
      ("redis://[::1]:7000/0", "redis://[::1]:7000/0"),
      ("redis://u:p@[::1]:7000/0", "redis://u:***@[::1]:7000/0"),
-     ("unix:///run/redis.sock?db=1", "unix:///run/redis.sock?db=1")],
+     ("unix:///run/redis.sock?db=1", "unix:///run/redis.sock?db=1"),
+     ("unix:///run/redis.sock?db=1&password=pw", "unix:///run/redis.sock?db=1&password=***"),
+     ("redis://h:1/0?password=pw&prefix=x", "redis://h:1/0?password=***&prefix=x"),
+     ("rediss://u:pw@h/0?ssl_password=key%26pw&password=",
+      "rediss://u:***@h/0?ssl_password=***&password=***")],
 )
 def test_passwords_never_reach_messages(url, masked):
     assert redis_backend.mask_password(url) == masked
+
+
+def test_a_password_in_the_query_string_never_shows(tmp_path):
+    """redis-py's unix-socket form puts it there (unix:///path.sock?password=...)."""
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path / "redis")
+    server.client().config_set("requirepass", "TOPSECRET")
+    try:
+        with open_index(f"{server.url}?password=TOPSECRET&prefix=pw") as index:
+            index.add("page", 1)
+            shown = [repr(index), index.location, index.url]
+        with pytest.raises(NearDuplicateIndexError) as wrong:
+            open_index(f"{server.url}?password=WRONGSECRET&prefix=pw")
+        shown.append(str(wrong.value))
+        with pytest.raises(ValueError) as refused:
+            open_index(f"{server.url}?password=TOPSECRET&namespace=x")
+        shown.append(str(refused.value))
+    finally:
+        import redis
+
+        redis.Redis(host="127.0.0.1", port=server.port, password="TOPSECRET").config_set(
+            "requirepass", "")
+        server.stop()
+    assert "password=***" in shown[0]
+    assert not [text for text in shown if "SECRET" in text], shown
 
 
 def test_tls_and_unix_urls_fail_clearly_when_nothing_listens(tmp_path):
