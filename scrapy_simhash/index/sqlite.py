@@ -14,6 +14,7 @@ Writes: WAL journal, ``synchronous=NORMAL``; inserts are grouped in one transact
 every ``commit_every`` adds or ``commit_interval`` seconds (checked on each call), and by
 ``flush()``/``close()``. A crash loses only the uncommitted tail, never a committed row. While a
 transaction is open this connection holds SQLite's write lock: other writers wait (``timeout``).
+The file and its directory must be writable: a read-only one is refused on open, naming it.
 
 Reads: by default (``cache=True``) the fingerprints are mirrored in an in-process
 :class:`~scrapy_simhash.index.memory.FingerprintTables`, so queries run at in-memory speed and
@@ -46,13 +47,14 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 
 import numpy as np
 
-from .base import Match, NearDuplicateIndex
+from .base import Match, NearDuplicateIndex, NearDuplicateIndexError
 from .layout import Layout, TablesOption
 from .memory import MASK64, FingerprintTables, _Growable, split_words
 
@@ -98,18 +100,20 @@ class _SharedConnection:
 
     def __init__(self, path: str, timeout: float, cache_size_mb: float) -> None:
         self.path = path
-        self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
-        try:
-            _switch_to_wal(self.conn, timeout)
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute(f"PRAGMA cache_size={-int(cache_size_mb * 1024)}")
-        except BaseException:
-            self.conn.close()
-            raise
+        with access_errors(path):
+            self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            try:
+                _switch_to_wal(self.conn, timeout)
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self.conn.execute(f"PRAGMA cache_size={-int(cache_size_mb * 1024)}")
+            except BaseException:
+                self.conn.close()
+                raise
         self.users: list[SqliteIndex] = []
         self.in_transaction = False
         self.started = 0.0
         self.pending = 0
+        self.cache_touched = False  # a user's cache may hold rows of the open transaction
         self.local_writes: dict[str, int] = {}  # per table: inserts through this connection
 
     def begin(self) -> None:
@@ -118,24 +122,55 @@ class _SharedConnection:
             self.in_transaction = True
             self.started = time.monotonic()
             self.pending = 0
+            self.cache_touched = False
 
     def commit(self) -> None:
         if self.in_transaction:
             self.conn.execute("COMMIT")
             self.in_transaction = False
             self.pending = 0
+            self.cache_touched = False
 
     def rollback(self) -> None:
-        """Roll back, then let every namespace forget the rows it wrote in the transaction."""
+        """Roll back, then let every namespace forget the rows it wrote in the transaction.
+
+        The caches are rebuilt (a scan of every row) only if the transaction wrote something:
+        a failed first insert leaves nothing to forget.
+        """
+        wrote = self.pending > 0 or self.cache_touched
         if self.in_transaction:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite may have rolled back already (e.g. readonly)
+                self.conn.execute("ROLLBACK")
             self.in_transaction = False
-            self.pending = 0
-        for user in self.users:
-            user._reload()
+        self.pending = 0
+        self.cache_touched = False
+        if wrote:
+            for user in self.users:
+                user._reload()
 
 
 _CONNECTIONS: dict[str, _SharedConnection] = {}
+
+
+@contextmanager
+def access_errors(path: str) -> Iterator[None]:
+    """Turn SQLite's errors about a file it cannot open or write into ones naming ``path``."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        text = str(error).lower()
+        if "readonly" in text or "read-only" in text:
+            raise NearDuplicateIndexError(
+                f"SQLite index {path!r} needs write access to the file and to its directory "
+                f"(SQLite keeps {os.path.basename(path)}-wal and -shm beside it), but it is "
+                f"read-only here ({error})"
+            ) from error
+        if "unable to open" in text:
+            raise NearDuplicateIndexError(
+                f"cannot open SQLite index {path!r}: its directory must exist and be writable, "
+                f"and the file, if it exists, readable and writable ({error})"
+            ) from error
+        raise
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
@@ -203,6 +238,11 @@ class SqliteIndex(NearDuplicateIndex):
         super().__init__(
             bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
         )
+        if namespace.lower() == META_TABLE.removeprefix("simhash_"):  # SQLite ignores case
+            raise ValueError(
+                f"namespace {namespace!r} is reserved by the SQLite index: its table would be "
+                f"{META_TABLE}, which holds every namespace's parameters; use another name"
+            )
         if int(commit_every) < 1:
             raise ValueError(f"commit_every must be >= 1, got {commit_every}")
         self.path = str(path)
@@ -244,13 +284,23 @@ class SqliteIndex(NearDuplicateIndex):
         # Not inside another namespace's open transaction: a rollback there must not take this
         # namespace's new tables with it.
         self._shared.commit()
-        conn.execute("BEGIN IMMEDIATE")
+        with access_errors(self.path):
+            self._check_or_create(conn, params, wanted)
+
+    def _check_or_create(
+        self, conn: sqlite3.Connection, params: Mapping[str, object] | None, wanted: dict[str, str]
+    ) -> None:
+        """In one write transaction: check the stored parameters, or create the tables."""
         try:
+            conn.execute("BEGIN IMMEDIATE")
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {META_TABLE} (namespace TEXT NOT NULL, "
                 "name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (namespace, name)) "
                 "WITHOUT ROWID"
             )
+            # A write that changes nothing: SQLite opens a file it may not write read-only and
+            # would otherwise fail only at the first insert, page after page.
+            conn.execute(f"DELETE FROM {META_TABLE} WHERE 0")
             stored = dict(
                 conn.execute(
                     f"SELECT name, value FROM {META_TABLE} WHERE namespace = ?", (self.namespace,)
@@ -266,7 +316,8 @@ class SqliteIndex(NearDuplicateIndex):
             else:
                 self._create_tables(wanted)
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite rolls back by itself after some errors
+                conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
 
@@ -440,6 +491,7 @@ class SqliteIndex(NearDuplicateIndex):
         try:
             self._conn.execute(self._insert_sql, self._row_values(row_id, key, value))
             if self.engine is not None:
+                self._shared.cache_touched = True
                 self.engine.append(value)
                 self._ids.extend(np.array([[row_id]], dtype=np.int64))
         except BaseException:
@@ -466,6 +518,7 @@ class SqliteIndex(NearDuplicateIndex):
                 rows = [self._row_values(first + i, k, fp) for i, (k, fp) in enumerate(chunk)]
                 self._conn.executemany(self._insert_sql, rows)
                 if self.engine is not None:
+                    self._shared.cache_touched = True
                     self.engine.extend(split_words([fp for _, fp in chunk], self.layout.words))
                     ids = np.arange(first, first + len(chunk), dtype=np.int64).reshape(-1, 1)
                     self._ids.extend(ids)
