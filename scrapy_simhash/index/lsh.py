@@ -8,7 +8,8 @@ datasketch: :class:`MemoryBandStorage` (dicts) and :class:`SqliteBandStorage` (p
 writes batched in transactions, parameters stored per namespace and checked on open).
 
 URIs: ``memory://`` and ``sqlite:///relative.db`` / ``sqlite:////absolute.db``, with options
-in the query string (``?commit_every=1000``).
+in the query string (``?commit_every=1000&timeout=30``: ``timeout`` is how many seconds to wait
+for another process's write lock).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from scrapy_simhash.index.base import IndexParameterMismatch, Match, NearDuplicateIndexError
+from scrapy_simhash.index.sqlite import _switch_to_wal
 
 DEFAULT_COMMIT_EVERY = 1000
+DEFAULT_TIMEOUT = 30.0
 _SIGN = 1 << 63
 
 
@@ -58,7 +61,9 @@ class BandStorage(Protocol):
 
     def stored_params(self) -> dict[str, Any] | None: ...
 
-    def store_params(self, params: Mapping[str, Any]) -> None: ...
+    def store_params(self, params: Mapping[str, Any]) -> None:
+        """Store ``params`` unless some parameters are stored already (another opener's)."""
+        ...
 
     def __len__(self) -> int: ...
 
@@ -77,8 +82,9 @@ class BandIndex:
         stored = storage.stored_params()
         wanted = json.loads(json.dumps(self.params))  # as it reads back from the file
         if stored is None:
-            storage.store_params(wanted)
-        elif stored != wanted:
+            storage.store_params(wanted)  # keeps what a concurrent opener stored first
+            stored = storage.stored_params()
+        if stored != wanted:
             names = set(stored) | set(wanted)
             differences = {n: (stored.get(n), wanted.get(n)) for n in names
                            if stored.get(n) != wanted.get(n)}
@@ -200,7 +206,8 @@ class SqliteBandStorage:
     """
 
     def __init__(self, path: str | Path, namespace: str = "pages", *,
-                 commit_every: int = DEFAULT_COMMIT_EVERY) -> None:
+                 commit_every: int = DEFAULT_COMMIT_EVERY,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
         if not namespace.replace("_", "").isalnum() or namespace[0].isdigit():
             raise ValueError(
                 f"namespace must be letters, digits and underscores; got {namespace!r}"
@@ -211,8 +218,18 @@ class SqliteBandStorage:
         self._rows_table = f"lsh_{namespace}_rows"
         self._bands_table = f"lsh_{namespace}_bands"
         self._namespace = namespace
-        self._db = sqlite3.connect(str(path))
-        self._db.execute("PRAGMA journal_mode=WAL")
+        # ``timeout``: how long to wait for another process's write lock (SQLite's busy timeout),
+        # also while two crawls switch a new file to WAL at the same moment.
+        self._db = sqlite3.connect(str(path), timeout=float(timeout))
+        try:
+            self._open_schema(float(timeout))
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open_schema(self, timeout: float) -> None:
+        """Switch to WAL (retried while another opener holds the lock), create the tables."""
+        _switch_to_wal(self._db, timeout)
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(
             f"""
@@ -259,7 +276,8 @@ class SqliteBandStorage:
         return json.loads(found[0]) if found else None
 
     def store_params(self, params: Mapping[str, Any]) -> None:
-        self._db.execute("INSERT INTO lsh_params (namespace, params) VALUES (?, ?)",
+        """Store ``params`` unless a concurrent opener stored the namespace's first."""
+        self._db.execute("INSERT OR IGNORE INTO lsh_params (namespace, params) VALUES (?, ?)",
                          (self._namespace, json.dumps(dict(params), sort_keys=True)))
         self._db.commit()
 
@@ -300,7 +318,9 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
         if not path:
             raise ValueError(f"sqlite URI needs a file path, e.g. sqlite:///dedup.db; got {uri!r}")
         commit_every = int(options.pop("commit_every", DEFAULT_COMMIT_EVERY))
-        return BandIndex(scheme, SqliteBandStorage(path, namespace, commit_every=commit_every))
+        timeout = float(options.pop("timeout", DEFAULT_TIMEOUT))
+        return BandIndex(scheme, SqliteBandStorage(path, namespace, commit_every=commit_every,
+                                                   timeout=timeout))
     raise ValueError(
         f"index URI {uri!r} is not supported for the {scheme.name} detector; "
         "use memory:// or sqlite:///path.db"

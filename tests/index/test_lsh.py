@@ -1,0 +1,81 @@
+"""The band index's SQLite storage (MinHash, KSentence, exact): openers racing on one file."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import time
+
+import pytest
+
+from scrapy_simhash.detectors import MinHashDetector
+from scrapy_simhash.index import IndexParameterMismatch
+from scrapy_simhash.index.lsh import BandIndex, SqliteBandStorage, open_band_index
+
+
+def _open_when_released(path: str, barrier, results) -> None:
+    try:
+        detector = MinHashDetector()
+        barrier.wait(timeout=30)
+        detector.open_index(f"sqlite:///{path}").close()
+        results.put("ok")
+    except Exception as error:
+        results.put(f"{type(error).__name__}: {error}")
+
+
+@pytest.mark.parametrize("prewal", [False, True])
+def test_processes_creating_one_new_band_index_at_once_all_open_it(tmp_path, prewal):
+    """Two crawls started together on a new file: the WAL switch may answer "database is
+    locked" at once, and both may find no parameters and store them."""
+    context = multiprocessing.get_context("fork")
+    outcomes = []
+    for trial in range(8):
+        path = tmp_path / f"new-{trial}.db"
+        if prewal:  # the switch is done: only the parameters race
+            sqlite3.connect(path).execute("PRAGMA journal_mode=WAL").connection.close()
+        barrier, results = context.Barrier(6), context.Queue()
+        openers = [context.Process(target=_open_when_released, args=(str(path), barrier, results))
+                   for _ in range(6)]
+        for opener in openers:
+            opener.start()
+        for opener in openers:
+            opener.join(timeout=60)
+        outcomes += [results.get(timeout=10) for _ in openers]
+    assert outcomes == ["ok"] * len(outcomes)
+
+
+class SecondToStore(SqliteBandStorage):
+    """A storage that found no parameters, but another opener stores its own first."""
+
+    def __init__(self, path, first: MinHashDetector) -> None:
+        super().__init__(path)
+        self.path, self.first = path, first
+
+    def store_params(self, params) -> None:
+        open_band_index(f"sqlite:///{self.path}", self.first).close()
+        super().store_params(params)
+
+
+def test_an_opener_that_stores_parameters_second_keeps_the_firsts(tmp_path):
+    path = tmp_path / "raced.db"
+    same = MinHashDetector(0.5)
+    with BandIndex(same, SecondToStore(path, first=MinHashDetector(0.5))) as index:
+        assert index.check_and_add("page", same.signature_of_set({"a b c"})) is None
+    other = tmp_path / "raced-other.db"
+    with pytest.raises(IndexParameterMismatch, match=r"threshold: stored 0\.8, requested 0\.5"):
+        BandIndex(same, SecondToStore(other, first=MinHashDetector(0.8)))
+    with MinHashDetector(0.8).open_index(f"sqlite:///{other}") as index:
+        assert len(index) == 0
+
+
+def test_the_lock_timeout_is_an_option(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'wait.db'}"
+    holder = MinHashDetector().open_index(uri)
+    holder.add("page", MinHashDetector().signature_of_set({"a b c"}))  # holds the write lock
+    waiter = MinHashDetector().open_index(f"{uri}?timeout=0.2")
+    started = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        waiter.add("other", MinHashDetector().signature_of_set({"d e f"}))
+    assert 0.15 < time.monotonic() - started < 3  # not sqlite3's default of 5 s
+    holder.close()
+    waiter.close()
