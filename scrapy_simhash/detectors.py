@@ -311,7 +311,7 @@ class MinHashDetector(_HashedDetector):
         rows = self.rows
         raw = signature.astype("<u4").tobytes()
         width = rows * 4
-        return [_digest64(bytes([band]) + raw[band * width : (band + 1) * width])
+        return [_digest64(bytes([band & 0xFF]) + raw[band * width : (band + 1) * width])
                 for band in range(self.band_count)]
 
     def to_bytes(self, signature: np.ndarray) -> bytes:

@@ -354,3 +354,28 @@ def test_is_near_duplicate_decodes_bytes_as_the_crawl_does():
 def test_is_near_duplicate_reads_text_as_utf8_whatever_its_meta_charset():
     mislabelled, labelled = chinese_page("gb2312"), chinese_page("utf-8")
     assert is_near_duplicate(mislabelled.decode("utf-8"), labelled)
+
+
+@pytest.mark.parametrize("uri", ["memory://", "sqlite"])
+def test_minhash_with_more_than_256_bands_stores_and_finds_pages(tmp_path, uri):
+    detector = MinHashDetector(threshold=0.05, num_perm=1024)
+    assert detector.band_count > 256
+    uri = f"sqlite:///{tmp_path / 'bands.db'}" if uri == "sqlite" else uri
+    with detector.open_index(uri) as index:
+        assert index.check_and_add("first", detector.signature(ARTICLE_EN)) is None
+        match = index.check_and_add("again", detector.signature(ARTICLE_EN))
+        assert match is not None and match.key == "first"
+        assert index.check_and_add("other", detector.signature(ARTICLE_ZH)) is None
+
+
+def test_minhash_band_hashes_below_256_bands_are_unchanged():
+    """Stored band hashes stay valid: band b < 256 still hashes bytes([b]) + its rows."""
+    from scrapy_simhash.detectors import _digest64
+
+    detector = MinHashDetector(threshold=0.05, num_perm=1024)
+    signature = detector.signature(ARTICLE_EN)
+    raw, width = signature.astype("<u4").tobytes(), detector.rows * 4
+    bands = detector.bands(signature)
+    assert bands[:256] == [_digest64(bytes([b]) + raw[b * width : (b + 1) * width])
+                           for b in range(256)]
+    assert len(bands) == detector.band_count
