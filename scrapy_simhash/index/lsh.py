@@ -310,13 +310,21 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
     """A :class:`BandIndex` for ``scheme`` on ``memory://`` or ``sqlite:///path.db``."""
     parts = urlsplit(uri)
     query = dict(parse_qsl(parts.query))
+    for name in ("namespace", "params"):
+        if name in query:
+            raise ValueError(
+                f"index URI {uri!r} may not set {name!r} in its query string (the crawl sets it: "
+                "pages and items are kept in separate namespaces of one URI)"
+            )
     options = {**query, **options}
     if parts.scheme == "memory":
+        _refuse_unknown(options, (), uri)
         return BandIndex(scheme, MemoryBandStorage(namespace))
     if parts.scheme == "sqlite":
         path = parts.path[1:] if parts.path.startswith("/") else parts.path
         if not path:
             raise ValueError(f"sqlite URI needs a file path, e.g. sqlite:///dedup.db; got {uri!r}")
+        _refuse_unknown(options, ("commit_every", "timeout"), uri)
         commit_every = int(options.pop("commit_every", DEFAULT_COMMIT_EVERY))
         timeout = float(options.pop("timeout", DEFAULT_TIMEOUT))
         return BandIndex(scheme, SqliteBandStorage(path, namespace, commit_every=commit_every,
@@ -325,3 +333,13 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
         f"index URI {uri!r} is not supported for the {scheme.name} detector; "
         "use memory:// or sqlite:///path.db"
     )
+
+
+def _refuse_unknown(options: dict[str, Any], known: tuple[str, ...], uri: str) -> None:
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        allowed = ", ".join(known) or "none"
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for the band index at {uri!r} "
+            f"(MinHash, KSentence, exact); allowed: {allowed}"
+        )

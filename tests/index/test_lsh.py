@@ -79,3 +79,18 @@ def test_the_lock_timeout_is_an_option(tmp_path):
     assert 0.15 < time.monotonic() - started < 3  # not sqlite3's default of 5 s
     holder.close()
     waiter.close()
+
+
+@pytest.mark.parametrize(
+    ("uri", "options", "message"),
+    [
+        ("memory://?namespace=both", {}, "may not set 'namespace'"),
+        ("sqlite:///{db}?namespace=both", {}, "may not set 'namespace'"),
+        ("sqlite:///{db}?commit_evry=10", {}, "unknown option.*commit_evry.*commit_every"),
+        ("sqlite:///{db}", {"tables": "manku"}, r"unknown option.*tables"),  # a SimHash option
+        ("memory://", {"commit_every": 10}, "allowed: none"),
+    ],
+)
+def test_the_band_index_refuses_options_it_would_ignore(tmp_path, uri, options, message):
+    with pytest.raises(ValueError, match=message):
+        open_band_index(uri.format(db=tmp_path / "b.db"), MinHashDetector(), **options)
