@@ -489,7 +489,8 @@ def idf_weight(feature: str) -> float:
     """IDF of a word (or mean over a shingle's words) from jieba's table; unlisted -> median IDF.
 
     jieba ships IDF for Chinese only, so Latin-script words all get the median: for English text
-    TF-IDF weighting is TF weighting with stop words already removed.
+    TF-IDF weights are TF weights times one constant, which gives the same fingerprint except
+    where rounding the weights to thousandths breaks a tie differently.
     """
     table, median = _idf_table()
     if " " not in feature:
