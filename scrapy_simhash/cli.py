@@ -14,6 +14,8 @@ import difflib
 import json
 import math
 import multiprocessing
+import os
+import signal
 import sqlite3
 import sys
 import time
@@ -28,6 +30,7 @@ from urllib.parse import urlsplit
 from scrapy_simhash.index import NearDuplicateIndexError, coerce_option
 from scrapy_simhash.index.base import mask_password
 from scrapy_simhash.records import (
+    STDIO,
     AtomicWriter,
     Record,
     RecordError,
@@ -52,11 +55,24 @@ class CliError(Exception):
 # ----------------------------------------------------------------------------- detectors
 
 
+# Detector options that only some algorithms use: name -> (the option, the algorithms).
+_ALGORITHM_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bits": ("--bits", ("simhash",)),
+    "max_distance": ("--max-distance/-k", ("simhash",)),
+    "features": ("--features", ("simhash",)),
+    "weighting": ("--weighting", ("simhash",)),
+    "threshold": ("--threshold", ("minhash",)),
+    "num_perm": ("--num-perm", ("minhash",)),
+}
+
+
 def detector_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The detector keyword arguments named on the command line (and only those)."""
+    """The detector keyword arguments named on the command line (and only those); an option
+    that ``--algorithm`` does not use is refused rather than ignored."""
     names = ("bits", "max_distance", "features", "weighting", "tokenizer", "min_tokens",
              "extractor", "threshold", "num_perm")
     options = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    given = {name: _ALGORITHM_OPTIONS.get(name, ("", ()))[0] for name in options}
     if args.fold_traditional:
         options["fold_traditional"] = True
     for item in args.option or ():
@@ -64,6 +80,12 @@ def detector_options(args: argparse.Namespace) -> dict[str, Any]:
         if not sep or not name:
             raise CliError(f"--option needs NAME=VALUE, got {item!r}")
         options[name.replace("-", "_")] = coerce_option(value)
+        given.setdefault(name.replace("-", "_"), f"-o {name}")
+    for name, option in given.items():
+        used_by = _ALGORITHM_OPTIONS.get(name, ("", ()))[1]
+        if used_by and args.algorithm not in used_by:
+            raise CliError(f"{option} applies to --algorithm {' or '.join(used_by)} only, "
+                           f"not {args.algorithm}")
     return options
 
 
@@ -84,7 +106,11 @@ _WORKER_DETECTOR: Any = None
 
 
 def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
+    """Build the worker's detector. Ctrl-C signals the whole process group: workers ignore it
+    and the parent alone stops the run (a worker interrupted while it holds the pool's task
+    queue lock would make ``Pool.terminate`` wait for it forever)."""
     global _WORKER_DETECTOR
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from scrapy_simhash.detectors import get_detector
 
     _WORKER_DETECTOR = get_detector(algorithm, **options)
@@ -354,7 +380,7 @@ def _prepare(
         except UnknownField as missing:
             if record.number == 1:
                 raise CliError(_unknown_field_message(reader, record, str(missing))) from None
-            error = RecordError(reader.path, record.line, f"record has no {str(missing)!r} field")
+            error = RecordError(reader.name, record.line, f"record has no {str(missing)!r} field")
             if reader.on_error == "stop":
                 raise error from None
             job.skipped.append(error)
@@ -397,7 +423,7 @@ def _url(record: Record) -> str | None:
 def _unknown_field_message(reader: RecordReader, record: Record, name: str) -> str:
     known = ", ".join(reader.fieldnames or list(record.data)) or "none"
     line = 1 if reader.fieldnames is not None else record.line  # a CSV's fields: its header
-    return f"{reader.path}:{line}: unknown field {name!r} (fields: {known})"
+    return f"{reader.name}:{line}: unknown field {name!r} (fields: {known})"
 
 
 def _signed(
@@ -451,7 +477,7 @@ def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
 
     folder = reader.fmt == "html"
     return tqdm(
-        total=reader.total_bytes,
+        total=reader.total_bytes or None,  # None: unknown (a stream)
         unit="file" if folder else "B",
         unit_scale=not folder,
         desc="dedup",
@@ -461,9 +487,8 @@ def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
 
 
 def cmd_dedup(args: argparse.Namespace) -> int:
-    path = Path(args.input)
     try:
-        reader = RecordReader(path, args.format, args.on_error)
+        reader = RecordReader(Path(args.input), args.format, args.on_error)
     except FileNotFoundError as error:
         raise CliError(str(error)) from None
     except ValueError as error:
@@ -471,23 +496,29 @@ def cmd_dedup(args: argparse.Namespace) -> int:
     if reader.fmt == "html" and args.field:
         raise CliError("--field does not apply to a folder of HTML files (pages are read whole)")
     if reader.fmt != "html" and not args.field:
-        raise CliError(f"{path}: name the text to compare with --field (repeat it for several)")
+        raise CliError(
+            f"{reader.name}: name the text to compare with --field (repeat it for several)"
+        )
     if args.jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {args.jobs}")
     if args.chunk_size < 1:
         raise CliError(f"--chunk-size must be at least 1, got {args.chunk_size}")
-    outputs = [Path(name) for name in (args.out, args.dups) if name]
-    if len(outputs) == 2 and outputs[0].resolve() == outputs[1].resolve():
+    if args.out == args.dups == STDIO or (
+        args.dups and _same_file(args.out, args.dups)
+    ):
         raise CliError(f"--out and --dups name the same file: {args.out}")
-    for output in outputs:  # before the run, not after it: nothing would be written
-        if output.is_dir():
-            raise CliError(f"{output}: is a folder; name a file to write")
+    inputs = {"the input": args.input}
+    index_file = _sqlite_path(args.index)
+    if index_file:
+        inputs["the index"] = index_file
+    _check_outputs({"--out": args.out, "--dups": args.dups}, inputs)
+    options = detector_options(args)
     job = DedupJob(
         fields=args.field or [],
         id_field=args.id_field,
         html=args.html,
         algorithm=args.algorithm,
-        options=detector_options(args),
+        options=options,
         index_uri=args.index,
         namespace=args.namespace,
         jobs=args.jobs,
@@ -512,8 +543,43 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         print(f"{PROG}: skipped {error}", file=sys.stderr)
     if summary.skipped > _MAX_WARNINGS:
         print(f"{PROG}: ... and {summary.skipped - _MAX_WARNINGS} more skipped", file=sys.stderr)
-    print(summary.line())
+    print(summary.line(), file=sys.stderr if STDIO in (args.out, args.dups) else sys.stdout)
     return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: the same resolved path, or (both existing) the same
+    inode (a hard link). ``-`` (standard input or output) is no file."""
+    if STDIO in (a, b):
+        return False
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except OSError:  # one does not exist (yet)
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _check_outputs(outputs: dict[str, str | None], inputs: dict[str, str]) -> None:
+    """Refuse, before anything is written, an output that is a folder or the same file as an
+    input (``{option: path}``, ``{what: path}``): writing it would destroy the input."""
+    for option, output in outputs.items():
+        if not output or output == STDIO:
+            continue
+        if Path(output).is_dir():
+            raise CliError(f"{output}: is a folder; name a file to write")
+        for what, source in inputs.items():
+            if _same_file(output, source):
+                raise CliError(f"{option} {output}: is {what} ({source}); name another file "
+                               "to write")
+
+
+def _sqlite_path(uri: str) -> str | None:
+    """The file of a ``sqlite:///path`` index URI; None for other schemes or in-memory."""
+    if not uri.startswith("sqlite:"):
+        return None
+    rest = uri.split("://", 1)[1].split("?", 1)[0] if "://" in uri else ""
+    return (rest[1:] if rest.startswith("/") else rest) or None
 
 
 class _NoWriter:
@@ -609,6 +675,7 @@ def open_stored_index(uri: str, namespace: str) -> Any:
     if uri.startswith("memory:"):
         raise CliError("memory:// holds nothing once its process ends; name a stored index")
     _check_sqlite_namespace(uri, namespace)
+    _check_redis_namespace(uri, namespace)
     attempt: dict[str, Any] = {"bits": DEFAULT_BITS, "max_distance": DEFAULT_MAX_DISTANCE,
                                "tables": None}
     tried = []
@@ -644,10 +711,7 @@ def _check_sqlite_namespace(uri: str, namespace: str) -> None:
     """A stored SQLite index must exist and hold the namespace: never create one by looking."""
     if not uri.startswith("sqlite:"):
         return
-    import sqlite3
-
-    rest = uri.split("://", 1)[1].split("?", 1)[0] if "://" in uri else ""
-    path = rest[1:] if rest.startswith("/") else rest
+    path = _sqlite_path(uri)
     if not path:
         raise CliError("sqlite:// is an empty in-memory database; name a file")
     if not Path(path).is_file():
@@ -662,6 +726,52 @@ def _check_sqlite_namespace(uri: str, namespace: str) -> None:
         raise CliError(
             f"{path}: no namespace {namespace!r} (namespaces: {', '.join(names) or 'none'})"
         )
+
+
+_REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def _check_redis_namespace(uri: str, namespace: str) -> None:
+    """A stored Redis index must hold the namespace (its parameters' hash,
+    :func:`~scrapy_simhash.index.redis.meta_key`): opening one that does not would create it."""
+    location, _, query = uri.partition("?")
+    if location.split(":", 1)[0].lower() not in _REDIS_SCHEMES or "://" not in location:
+        return
+    from urllib.parse import parse_qsl
+
+    try:
+        import redis
+
+        from scrapy_simhash.index.redis import (
+            DEFAULT_PREFIX,
+            meta_key,
+            redis_py_url,
+            validate_prefix,
+        )
+    except ImportError as error:
+        raise CliError(f"{mask_password(uri)}: {error}") from None
+    try:
+        prefix = validate_prefix(dict(parse_qsl(query)).get("prefix", DEFAULT_PREFIX))
+    except ValueError as error:
+        raise CliError(f"{mask_password(uri)}: {error}") from None
+    url = redis_py_url(uri)
+    where = mask_password(uri)
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5.0, socket_timeout=10.0)
+    except (ValueError, TypeError) as error:
+        raise CliError(f"{where}: {error}") from None
+    try:
+        if client.exists(meta_key(prefix, namespace)):
+            return
+        pattern = meta_key(prefix, "*")
+        names = sorted({key.decode("utf-8", "replace")[len(prefix) + 2 : -len("}:meta")]
+                        for key in client.scan_iter(match=pattern, count=1000)})
+    except redis.RedisError as error:
+        raise CliError(f"{where}: cannot reach Redis ({error})") from None
+    finally:
+        client.close()
+    raise CliError(f"{where}: no namespace {namespace!r} under prefix {prefix!r} (namespaces: "
+                   f"{', '.join(names) or 'none'})")
 
 
 def bucket_balance(index: Any) -> list[dict[str, Any]] | None:
@@ -804,20 +914,25 @@ def _fingerprinter_for(index: Any, args: argparse.Namespace) -> Any:
 def cmd_report(args: argparse.Namespace) -> int:
     from scrapy_simhash import htmlreport
 
+    if args.dups != STDIO and Path(args.dups).is_dir():
+        raise CliError(f"{args.dups}: is a folder; name the --dups file of dedup (JSON lines)")
+    _check_outputs({"--html": args.html}, {"the input": args.dups})
     try:
         rows = htmlreport.read_duplicates(args.dups)
     except FileNotFoundError as error:
         raise CliError(str(error)) from None
-    except RecordError as error:
+    except ValueError as error:  # a RecordError, or a file the reader cannot take
         raise CliError(str(error)) from None
+    name = "stdin" if args.dups == STDIO else Path(args.dups).name
     page = htmlreport.render_report(
-        rows, title=args.title or f"Near-duplicates in {Path(args.dups).name}",
-        max_clusters=args.max_clusters,
+        rows, title=args.title or f"Near-duplicates in {name}", max_clusters=args.max_clusters,
     )
     with AtomicWriter(args.html) as stream:
         stream.write(page)
     clusters = len({row.duplicate_of for row in rows})  # one cluster per kept record
-    print(f"{args.html}: {len(rows)} duplicates in {clusters} clusters")
+    to_stdout = args.html == STDIO
+    print(f"{'<stdout>' if to_stdout else args.html}: {len(rows)} duplicates in {clusters} "
+          "clusters", file=sys.stderr if to_stdout else sys.stdout)
     return 0
 
 
@@ -857,16 +972,19 @@ def build_parser() -> argparse.ArgumentParser:
         "kept records in the same format and the dropped ones as JSON lines "
         '{"id", "duplicate_of", "distance"}.',
     )
-    dedup.add_argument("input", help="a .jsonl/.jl, .json, .csv file or a folder of .html files")
+    dedup.add_argument("input", help="a .jsonl/.jl, .json, .csv file, a folder of .html files, "
+                       "or - for standard input")
     dedup.add_argument("--field", "-f", action="append",
                        help="field holding the text (repeat to join several)")
     dedup.add_argument("--html", action="store_true",
                        help="the fields hold HTML: extract the main text first")
     dedup.add_argument("--id-field", help="field naming a record (default: its 1-based number)")
-    dedup.add_argument("--out", required=True, help="kept records (a folder input: their paths)")
-    dedup.add_argument("--dups", help="dropped records as JSON lines")
+    dedup.add_argument("--out", required=True,
+                       help="kept records (a folder input: their paths); - for standard output "
+                       "(the summary then goes to stderr)")
+    dedup.add_argument("--dups", help="dropped records as JSON lines (- for standard output)")
     dedup.add_argument("--format", choices=("jsonl", "json", "csv", "html"),
-                       help="input format (default: from the name)")
+                       help="input format (default: from the name, else the first character)")
     dedup.add_argument("--index", default="memory://",
                        help="index URI: memory://, sqlite:///path.db, redis://... (default: "
                        "memory://); a stored index also drops records seen in earlier runs")
@@ -918,8 +1036,9 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser(
         "report", help="an HTML page of the duplicate clusters and a distance histogram",
     )
-    report.add_argument("dups", help="the --dups file of dedup")
-    report.add_argument("--html", required=True, metavar="OUT", help="the page to write")
+    report.add_argument("dups", help="the --dups file of dedup (- for standard input)")
+    report.add_argument("--html", required=True, metavar="OUT",
+                        help="the page to write (- for standard output)")
     report.add_argument("--title", help="page title")
     report.add_argument("--max-clusters", type=int, default=500,
                         help="clusters listed (largest first; default 500)")

@@ -7,15 +7,20 @@ Readers stream, so a file of a million records is never held in memory:
 - CSV (``.csv``) with a header row;
 - a folder of ``.html`` / ``.htm`` files (searched recursively, in path order).
 
-Every :class:`Record` keeps its ``raw`` text exactly as read, so a writer reproduces the kept
-records byte for byte in the input's format. A malformed record raises :class:`RecordError`
-naming the file and line, or is skipped and remembered (``on_error="skip"``). Outputs are written
-atomically (:class:`AtomicWriter`: a temporary file beside the target, then ``os.replace``).
+Every :class:`Record` keeps its ``raw`` text exactly as read (line endings included), so a
+writer reproduces the kept records byte for byte in the input's format, with the input's byte
+order mark and line endings. A malformed record raises :class:`RecordError` naming the file and
+line, or is skipped and remembered (``on_error="skip"``). ``-`` reads standard input; a pipe or
+any other file that is not a regular one is read once, from its start. Outputs are written
+atomically (:class:`AtomicWriter`: a temporary file beside the target, then ``os.replace``), except
+to standard output (``-``) and to a device or FIFO, which are written in place.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import io
 import json
 import os
 import re
@@ -36,6 +41,9 @@ _MAX_PENDING_CHARS = 256 * 1024 * 1024  # a JSON array element larger than this 
 _NOT_SPACE = re.compile(r"\S")  # what str.strip() keeps
 _NOT_UTF8 = re.compile(r"[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
 _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([\[\]{}])|(")')  # strings, brackets
+_BOM = b"\xef\xbb\xbf"
+_HEAD_BYTES = 4096  # what detect_format looks at
+STDIO = "-"  # standard input as an input path, standard output as an output path
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # feed exports carry whole pages in a field
 
@@ -57,7 +65,8 @@ class RecordError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Record:
     """One input record: its 1-based ``number``, the ``line`` it starts on, parsed ``data``
-    (a dict; for an HTML folder ``{"path": relative path, "html": bytes}``) and ``raw`` text."""
+    (a dict; for an HTML folder ``{"path": relative path, "html": bytes}``) and ``raw`` text
+    (a JSON or CSV line keeps its line ending; a JSON array element is the element alone)."""
 
     number: int
     line: int
@@ -67,10 +76,14 @@ class Record:
 
 @dataclass
 class RecordReader:
-    """Iterate over the records of ``path``; ``fmt`` is guessed from the name when None.
+    """Iterate over the records of ``path`` (``-``: standard input); ``fmt`` is guessed from the
+    name when None, else from the first bytes.
 
-    ``bytes_read`` / ``total_bytes`` (files read for a folder) drive a progress bar; ``skipped``
-    holds the :class:`RecordError` of each record left out under ``on_error="skip"``.
+    ``bytes_read`` / ``total_bytes`` (files read for a folder; 0 when unknown, for a stream)
+    drive a progress bar; ``skipped`` holds the :class:`RecordError` of each record left out
+    under ``on_error="skip"``. ``name`` is the path for messages (``<stdin>`` for ``-``);
+    ``bom`` and ``newline`` (of the first line) tell a writer how the input was written. A
+    regular file may be read again; a stream (standard input, a pipe) is read once.
     """
 
     path: Path
@@ -81,25 +94,56 @@ class RecordReader:
     total_bytes: int = 0
     fieldnames: list[str] | None = None
     header_raw: str = ""
+    bom: bool = False
+    newline: str = "\n"
+    name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)
+        stdin = str(self.path) == STDIO
+        self.name = "<stdin>" if stdin else str(self.path)
+        self._head: bytes | None = None  # bytes read from a stream to tell its format
+        self._stream: IO[bytes] | None = None  # that stream, opened once
         if self.on_error not in ON_ERROR:
             allowed = ", ".join(ON_ERROR)
             raise ValueError(f"on_error must be one of {allowed}; got {self.on_error!r}")
-        if not self.path.exists():
-            raise FileNotFoundError(f"{self.path}: no such file or directory")
-        self.fmt = self.fmt or detect_format(self.path)
+        if not stdin and not self.path.exists():
+            raise FileNotFoundError(f"{self.name}: no such file or directory")
+        self._regular = not stdin and (self.path.is_file() or self.path.is_dir())
+        if self.fmt is None:
+            if self._regular:
+                self.fmt = detect_format(self.path)
+            else:  # a pipe is read once: the bytes that tell the format are kept for the reader
+                self.fmt = _format_from_name(self.path)
+                if self.fmt is None:
+                    self._stream = self._open_stream()
+                    self._head = _read_head(self._stream)
+                    self.fmt = detect_format(self.path, self._head, self.name)
         if self.fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {self.fmt!r}")
         if (self.fmt == "html") != self.path.is_dir():
             kind = "a folder" if self.fmt == "html" else "a file"
-            raise ValueError(f"{self.path}: format {self.fmt} needs {kind}")
+            raise ValueError(f"{self.name}: format {self.fmt} needs {kind}")
         if self.fmt == "html":
             self._files = html_files(self.path)
             self.total_bytes = len(self._files)
-        else:
+        elif self._regular:
             self.total_bytes = self.path.stat().st_size
+
+    def _open_stream(self) -> IO[bytes]:
+        if str(self.path) == STDIO:
+            return open(sys.stdin.fileno(), "rb", closefd=False)
+        return self.path.open("rb")
+
+    def _open(self) -> IO[bytes]:
+        """The input's bytes from the start: a regular file opened anew, a stream once."""
+        if self._regular:
+            return self.path.open("rb")
+        stream, self._stream = self._stream or self._open_stream(), None
+        if self._head is None:
+            return stream
+        head, self._head = self._head, None
+        return io.BufferedReader(_Prefixed(head, stream))
 
     def __iter__(self) -> Iterator[Record]:
         readers = {"jsonl": self._jsonl, "json": self._json_array, "csv": self._csv,
@@ -115,17 +159,21 @@ class RecordReader:
             yield number
 
     def _fail(self, line: int | None, message: str) -> None:
-        error = RecordError(self.path, line, message)
+        error = RecordError(self.name, line, message)
         if self.on_error == "stop":
             raise error
         self.skipped.append(error)
 
     def _lines(self, stream: IO[bytes]) -> Iterator[tuple[int, str | None, bytes]]:
-        """(line number, text or None when not UTF-8, raw bytes); a leading BOM is dropped."""
+        """(line number, text or None when not UTF-8, raw bytes); a leading BOM is dropped (and
+        remembered in ``bom``), the first line's ending kept in ``newline``."""
         for number, data in enumerate(stream, 1):
             self.bytes_read += len(data)
-            if number == 1 and data.startswith(b"\xef\xbb\xbf"):
-                data = data[3:]
+            if number == 1:
+                if data.startswith(_BOM):
+                    data = data[len(_BOM) :]
+                    self.bom = True
+                self.newline = "\r\n" if data.endswith(b"\r\n") else "\n"
             try:
                 yield number, data.decode("utf-8"), data
             except UnicodeDecodeError:
@@ -134,16 +182,16 @@ class RecordReader:
     # -- formats ------------------------------------------------------------------------------
 
     def _jsonl(self, numbers: Iterator[int]) -> Iterator[Record]:
-        with self.path.open("rb") as stream:
-            for line, text, _ in self._lines(stream):
-                if text is None:
+        with self._open() as stream:
+            for line, raw, _ in self._lines(stream):
+                if raw is None:
                     self._fail(line, "not valid UTF-8")
                     continue
-                raw = text.rstrip("\r\n")
-                if not raw or raw.isspace():
+                text = raw.rstrip("\r\n")
+                if not text or text.isspace():
                     continue
                 try:
-                    data = _json_line(raw)
+                    data = _json_line(text)
                 except json.JSONDecodeError as error:
                     self._fail(line, f"malformed JSON ({error.msg}, column {error.colno})")
                     continue
@@ -164,7 +212,7 @@ class RecordReader:
         tried = 0  # the pending size when that element was last decoded
         skipping: _Brackets | None = None  # of a dropped element that is not UTF-8
         state = "open"  # open -> first -> (value -> comma)* -> closed
-        with self.path.open("rb") as stream:
+        with self._open() as stream:
             for item in chain(self._lines(stream), [None]):  # None: the end of the file
                 if item is not None:
                     line, text, data = item
@@ -194,12 +242,12 @@ class RecordReader:
                         state = "value" if state == "comma" else state
                     elif state == "open":
                         if head != "[":
-                            raise RecordError(self.path, where, "expected a JSON array '['",
+                            raise RecordError(self.name, where, "expected a JSON array '['",
                                               skippable=False)
                         buffer.consume(buffer.pos + 1)
                         state = "first"
                     elif state == "closed":
-                        raise RecordError(self.path, where, "text after the closing ']'",
+                        raise RecordError(self.name, where, "text after the closing ']'",
                                           skippable=False)
                     elif head == "]" and state in ("first", "comma"):
                         buffer.consume(buffer.pos + 1)
@@ -225,7 +273,7 @@ class RecordReader:
                                 return
                             if buffer.size > _MAX_PENDING_CHARS:
                                 raise RecordError(
-                                    self.path, where, "JSON element too large", skippable=False
+                                    self.name, where, "JSON element too large", skippable=False
                                 ) from None
                             if brackets is None:
                                 brackets = _Brackets()
@@ -245,7 +293,7 @@ class RecordReader:
                         else:
                             yield Record(next(numbers), where, value, raw)
         if state != "closed":
-            raise RecordError(self.path, None, "JSON array is not closed with ']'",
+            raise RecordError(self.name, None, "JSON array is not closed with ']'",
                               skippable=False)
 
     def _drop_malformed(
@@ -279,7 +327,7 @@ class RecordReader:
         return "value", None
 
     def _csv(self, numbers: Iterator[int]) -> Iterator[Record]:
-        with self.path.open("rb") as stream:
+        with self._open() as stream:
             source = _CsvSource(self._lines(stream))
             reader = csv.reader(source)
             try:
@@ -287,10 +335,10 @@ class RecordReader:
             except StopIteration:
                 return
             except csv.Error as error:
-                raise RecordError(self.path, 1, f"malformed CSV header ({error})",
+                raise RecordError(self.name, 1, f"malformed CSV header ({error})",
                                   skippable=False) from None
             if source.undecodable:
-                raise RecordError(self.path, 1, "header is not valid UTF-8", skippable=False)
+                raise RecordError(self.name, 1, "header is not valid UTF-8", skippable=False)
             self.fieldnames = header
             self.header_raw = source.take()
             while True:
@@ -458,25 +506,75 @@ def _incomplete(error: json.JSONDecodeError, text: str) -> bool:
     return not text[error.pos :].strip()
 
 
-def detect_format(path: Path) -> str:
-    """``jsonl``, ``json``, ``csv`` or ``html`` from the name, else from the first character."""
-    if path.is_dir():
-        return "html"
+def _format_from_name(path: Path) -> str | None:
     suffix = path.suffix.lower()
     if suffix in _JSONL_SUFFIXES:
         return "jsonl"
     if suffix == ".csv":
         return "csv"
-    with path.open("rb") as stream:
-        head = stream.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return None
+
+
+def detect_format(path: Path, head: bytes | None = None, name: str | None = None) -> str:
+    """``jsonl``, ``json``, ``csv`` or ``html`` from the name, else from the first character
+    (of ``head`` when given: the first bytes of a stream, which cannot be read twice)."""
+    if head is None and path.is_dir():
+        return "html"
+    found = _format_from_name(path)
+    if found is not None:
+        return found
+    if head is None:
+        with path.open("rb") as stream:
+            head = stream.read(_HEAD_BYTES)
+    head = head.lstrip(_BOM + b" \t\r\n")
     if head.startswith(b"["):
         return "json"
     if head.startswith(b"{"):
         return "jsonl"
-    if suffix == ".json":
+    if path.suffix.lower() == ".json":
         return "json"
     allowed = ", ".join(FORMATS)
-    raise ValueError(f"{path}: cannot tell the format; name it with --format ({allowed})")
+    raise ValueError(f"{name or path}: cannot tell the format; name it with --format ({allowed})")
+
+
+def _read_head(stream: IO[bytes]) -> bytes:
+    """The first bytes of a stream, up to its first one that is not white space (or a BOM),
+    at most ``_HEAD_BYTES``; without waiting for more than the writer has sent."""
+    head = b""
+    while len(head) < _HEAD_BYTES:
+        chunk = stream.read1(_HEAD_BYTES - len(head))  # type: ignore[attr-defined]
+        if not chunk:
+            break
+        head += chunk
+        if head.lstrip(_BOM + b" \t\r\n"):
+            break
+    return head
+
+
+class _Prefixed(io.RawIOBase):
+    """The bytes already read from a stream, then the rest of the stream."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self._head = head
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            count = min(len(buffer), len(self._head))
+            buffer[:count] = self._head[:count]
+            self._head = self._head[count:]
+            return count
+        data = self._stream.read1(len(buffer))  # type: ignore[attr-defined]
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stream.close()
+        super().close()
 
 
 def html_files(folder: Path) -> list[str]:
@@ -539,23 +637,41 @@ class AtomicWriter:
 
     Data goes to a temporary file in the same folder, which replaces ``path`` on success
     (``os.replace``, after ``fsync``) and is removed on failure: readers never see half a file.
+    A symbolic link is followed: its target is replaced, the link stays. What cannot be
+    replaced is written in place: ``-`` (standard output) and an existing file that is not a
+    regular one (a device, a FIFO). A folder is refused (:class:`IsADirectoryError`).
     """
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self._stream: IO[str] | None = None
         self._temp: str | None = None
+        self._target: Path | None = None
+
+    def _open_text(self, file: int | str | os.PathLike, closefd: bool = True) -> IO[str]:
+        return open(
+            file, "w", encoding="utf-8", errors="surrogateescape", newline="", closefd=closefd
+        )
 
     def __enter__(self) -> IO[str]:
-        folder = self.path.parent
+        if str(self.path) == STDIO:
+            self._stream = self._open_text(sys.stdout.fileno(), closefd=False)
+            return self._stream
+        target = Path(os.path.realpath(self.path))
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder; name a file to write",
+                                    str(self.path))
+        if target.exists() and not target.is_file():  # a device, a FIFO: written in place
+            self._stream = self._open_text(target)
+            return self._stream
+        folder = target.parent
         if not folder.is_dir():
-            raise FileNotFoundError(f"{folder}: no such folder for {self.path.name}")
+            raise FileNotFoundError(f"{folder}: no such folder for {target.name}")
         handle, self._temp = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".tmp", dir=folder
+            prefix=f".{target.name}.", suffix=".tmp", dir=folder
         )
-        self._stream = open(
-            handle, "w", encoding="utf-8", errors="surrogateescape", newline=""
-        )
+        self._target = target
+        self._stream = self._open_text(handle)
         return self._stream
 
     def __exit__(
@@ -564,7 +680,10 @@ class AtomicWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        assert self._stream is not None and self._temp is not None
+        assert self._stream is not None
+        if self._temp is None:  # written in place
+            self._stream.close()  # flushes (even after a failure: what was written stays)
+            return
         try:
             if exc_type is None:
                 self._stream.flush()
@@ -572,7 +691,8 @@ class AtomicWriter:
             self._stream.close()
             if exc_type is None:
                 os.chmod(self._temp, 0o666 & ~_umask())
-                os.replace(self._temp, self.path)
+                assert self._target is not None
+                os.replace(self._temp, self._target)
         finally:
             if os.path.exists(self._temp):
                 os.unlink(self._temp)
@@ -610,22 +730,26 @@ class RecordWriter:
 
     def _start(self) -> None:
         self._started = True
-        if self.reader.fmt == "json":
+        fmt = self.reader.fmt
+        if self.reader.bom and fmt != "html":
+            self.stream.write("\ufeff")
+        if fmt == "json":
             self.stream.write("[")
-        elif self.reader.fmt == "csv" and self.reader.header_raw:
+        elif fmt == "csv" and self.reader.header_raw:
             self.stream.write(_ended(self.reader.header_raw, self._newline))
 
     @property
     def _newline(self) -> str:
-        return "\r\n" if self.reader.header_raw.endswith("\r\n") else "\n"
+        """The input's line ending (of its first line), for the lines the writer adds."""
+        return self.reader.newline
 
     def write(self, record: Record) -> None:
         if not self._started:
             self._start()
         fmt = self.reader.fmt
         if fmt == "json":
-            self.stream.write(("\n" if self.count == 0 else ",\n") + record.raw)
-        elif fmt == "csv":
+            self.stream.write(("" if self.count == 0 else ",") + self._newline + record.raw)
+        elif fmt in ("csv", "jsonl"):
             self.stream.write(_ended(record.raw, self._newline))
         else:
             self.stream.write(record.raw + "\n")
@@ -636,7 +760,8 @@ class RecordWriter:
         if not self._started:
             self._start()
         if self.reader.fmt == "json":
-            self.stream.write("\n]\n" if self.count else "]\n")
+            newline = self._newline
+            self.stream.write(f"{newline}]{newline}" if self.count else f"]{newline}")
 
 
 def _ended(raw: str, newline: str) -> str:

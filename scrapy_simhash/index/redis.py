@@ -74,6 +74,22 @@ MAX_ID = (1 << (8 * ID_BYTES)) - 1
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,100}")
 _NOMETA = "SIMHASH_NOMETA"
 _OWN_OPTIONS = ("prefix", "batch_size", "retry_interval")
+_OPEN_INDEX_OPTIONS = ("bits", "max_distance", "namespace", "tables", "params")
+
+
+def redis_py_url(uri: str) -> str:
+    """``uri`` without the options this backend and ``open_index`` take from its query string
+    (redis-py parses the rest: ``password``, ``socket_timeout`` ...)."""
+    location, _, query = uri.partition("?")
+    ours = {*_OPEN_INDEX_OPTIONS, *_OWN_OPTIONS}
+    for_redis = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True)
+                 if name not in ours]
+    return f"{location}?{urlencode(for_redis)}" if for_redis else location
+
+
+def meta_key(prefix: str, namespace: str) -> str:
+    """The hash that holds a namespace's parameters; it exists once the namespace was opened."""
+    return f"{{{prefix}:{namespace}}}:meta"
 
 # One script for every operation. KEYS: meta, seq, keys, t1..tn. ARGV[1] = mode, ARGV[2] = the
 # fingerprint's width in bytes, ARGV[3] = a table key's width in bytes; a *probe* is one string:
@@ -302,7 +318,7 @@ class RedisIndex(NearDuplicateIndex):
         self.url = mask_password(url)
         self.location = f"Redis index {self.url} (prefix {self.prefix!r}, namespace {namespace!r})"
         tag = f"{{{self.prefix}:{namespace}}}"
-        self.meta_key = f"{tag}:meta"
+        self.meta_key = meta_key(self.prefix, namespace)
         self.table_keys = [f"{tag}:t{t}" for t in range(self.layout.table_count)]
         self.script_keys = [self.meta_key, f"{tag}:seq", f"{tag}:keys", *self.table_keys]
         self._fp_bytes = self.bits // 8
@@ -346,17 +362,15 @@ class RedisIndex(NearDuplicateIndex):
         ``open_index`` passes the query string's values as keyword arguments too: this backend's
         own options (``prefix``, ``batch_size``) are taken out of the URL given to redis-py.
         """
-        location, _, query = uri.partition("?")
-        ours = {"bits", "max_distance", "namespace", "tables", "params", *_OWN_OPTIONS}
-        for_redis = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True)
-                     if name not in ours]
-        for name, _ in for_redis:  # redis-py parses its own query options (it knows their types)
-            kwargs.pop(name, None)
+        query = uri.partition("?")[2]
+        ours = {*_OPEN_INDEX_OPTIONS, *_OWN_OPTIONS}
         written = dict(parse_qsl(query, keep_blank_values=True))
+        for name in written:  # redis-py parses its own query options (it knows their types)
+            if name not in ours:
+                kwargs.pop(name, None)
         if "prefix" in written and not isinstance(kwargs.get("prefix"), str):
             kwargs["prefix"] = written["prefix"]  # as written: "0601" is not the number 601
-        url = f"{location}?{urlencode(for_redis)}" if for_redis else location
-        return cls(url, **kwargs)
+        return cls(redis_py_url(uri), **kwargs)
 
     # -- parameters --------------------------------------------------------------------------
 

@@ -25,13 +25,16 @@ class Run:
     stderr: str
 
 
-def run_cli(*args: str | Path, cwd: Path, script: bool = False) -> Run:
-    """Run ``scrapy-simhash`` (the console script, or ``python -m scrapy_simhash``)."""
+def run_cli(*args: str | Path, cwd: Path, script: bool = False, stdin: str | None = None,
+            timeout: float = 120) -> Run:
+    """Run ``scrapy-simhash`` (the console script, or ``python -m scrapy_simhash``); ``stdin``
+    is piped to it (else it reads nothing)."""
     command = [str(SCRIPT)] if script else [sys.executable, "-m", "scrapy_simhash"]
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    feed: dict = {"stdin": subprocess.DEVNULL} if stdin is None else {"input": stdin}
     done = subprocess.run(
         [*command, *map(str, args)], cwd=cwd, capture_output=True, text=True, encoding="utf-8",
-        env=env, timeout=120, stdin=subprocess.DEVNULL,
+        env=env, timeout=timeout, **feed,
     )
     return Run(done.returncode, done.stdout, done.stderr)
 

@@ -8,9 +8,17 @@ duplicates that survive any tuning (identical text after normalisation) are chec
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import json
+import os
+import random
 import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -457,3 +465,139 @@ def test_outputs_that_cannot_both_be_written_are_refused_before_the_run(workdir,
     assert result.code == 2
     assert message in result.stderr
     assert sorted(p.name for p in workdir.iterdir()) == ["a_folder", "crawl.jsonl"]
+
+
+# -- interrupts, stored namespaces, options an algorithm does not use ---------------------------
+
+
+def _endless_records(stream, stop: threading.Event) -> None:
+    """Write varied JSON lines to ``stream`` until ``stop`` or until its reader goes away."""
+    rng = random.Random(11)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
+             for _ in range(3000)]
+    number = 0
+    try:
+        while not stop.is_set():
+            batch = []
+            for _ in range(200):
+                number += 1
+                body = " ".join(rng.choice(words) for _ in range(120))
+                batch.append(json.dumps({"url": f"https://x.example/{number}", "body": body}))
+            stream.write(("\n".join(batch) + "\n").encode())
+            stream.flush()
+    except (BrokenPipeError, OSError, ValueError):  # the run ended
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+def test_ctrl_c_with_workers_exits_130_with_one_line_and_no_temp_file(workdir: Path) -> None:
+    """Ctrl-C signals the whole process group, the workers too: the run must still stop (not
+    hang in Pool.terminate), print one line and leave no temporary file."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scrapy_simhash", "dedup", "-", "--format", "jsonl", "-f", "body",
+         "--out", "kept.jsonl", "--jobs", "3", "-q"],
+        cwd=workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True,  # its own group, as a terminal's foreground job is
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    stop = threading.Event()
+    feeder = threading.Thread(target=_endless_records, args=(process.stdin, stop), daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".tmp") and p.stat().st_size > 0
+                      for p in workdir.iterdir()):  # workers are signing records
+            assert process.poll() is None, process.stderr.read().decode()
+            assert time.monotonic() < deadline, "no output after 60 s"
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            code = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("still running 60 s after Ctrl-C")
+        stderr = process.stderr.read().decode()
+    finally:
+        stop.set()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        feeder.join(timeout=10)
+        process.stdout.close()
+        process.stderr.close()
+    assert (code, stderr) == (130, "scrapy-simhash: interrupted\n")
+    assert sorted(p.name for p in workdir.iterdir()) == []
+
+
+@pytest.mark.parametrize("action", ["stats", "query"])
+def test_index_commands_on_a_missing_redis_namespace_refuse_and_create_nothing(
+    workdir: Path, redis_server, redis_url, redis_prefix, action: str
+) -> None:
+    write_jsonl(workdir / "crawl.jsonl", sample_rows())
+    made = run_cli("dedup", "crawl.jsonl", "--field", "body", "--index", redis_url, "--out",
+                   "kept.jsonl", cwd=workdir)  # namespace "pages" exists
+    assert made.code == 0, made.stderr
+    (workdir / "query.txt").write_text(EN_ORCHARD, encoding="utf-8")
+    extra = ("--text", "query.txt") if action == "query" else ()
+    result = run_cli("index", action, redis_url, "--namespace", "nope", *extra, cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        f"scrapy-simhash: error: {redis_url}: no namespace 'nope' under prefix "
+        f"{redis_prefix!r} (namespaces: pages)"
+    )
+    client = redis_server.client()
+    try:
+        assert client.keys(f"{{{redis_prefix}:nope}}*") == []
+    finally:
+        client.close()
+    found = run_cli("index", action, redis_url, *extra, cwd=workdir)
+    assert found.code == 0, found.stderr
+
+
+def test_report_on_a_folder_is_a_one_line_error(workdir: Path) -> None:
+    (workdir / "saved").mkdir()
+    result = run_cli("report", "saved", "--html", "r.html", cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        "scrapy-simhash: error: saved: is a folder; name the --dups file of dedup (JSON lines)"
+    )
+    assert sorted(p.name for p in workdir.iterdir()) == ["saved"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (("--algorithm", "minhash", "-k", "3"),
+     "--max-distance/-k applies to --algorithm simhash only, not minhash"),
+    (("--algorithm", "exact", "--bits", "64"), "--bits applies to --algorithm simhash only, "
+     "not exact"),
+    (("--algorithm", "ksentence", "--weighting", "logtf"),
+     "--weighting applies to --algorithm simhash only, not ksentence"),
+    (("--algorithm", "minhash", "--features", "shingles"),
+     "--features applies to --algorithm simhash only, not minhash"),
+    (("--threshold", "0.3",), "--threshold applies to --algorithm minhash only, not simhash"),
+    (("--num-perm", "64",), "--num-perm applies to --algorithm minhash only, not simhash"),
+    (("--algorithm", "exact", "-o", "threshold=0.3"),
+     "-o threshold applies to --algorithm minhash only, not exact"),
+])
+@pytest.mark.parametrize("command", ["dedup", "compare"])
+def test_options_the_algorithm_does_not_use_are_refused(workdir, command, extra, message):
+    write_jsonl(workdir / "crawl.jsonl", sample_rows()[:3])
+    (workdir / "a.txt").write_text(EN_HARBOUR)
+    where = (("crawl.jsonl", "--field", "body", "--out", "kept.jsonl") if command == "dedup"
+             else ("a.txt", "a.txt", "--text"))
+    result = run_cli(command, *where, *extra, cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == f"scrapy-simhash: error: {message}"
+    assert not (workdir / "kept.jsonl").exists()
+
+
+def test_options_the_algorithm_uses_are_accepted(workdir: Path) -> None:
+    write_jsonl(workdir / "crawl.jsonl", sample_rows())
+    for extra in (("--algorithm", "minhash", "--threshold", "0.4", "--num-perm", "64",
+                   "--min-tokens", "3"),
+                  ("--algorithm", "exact", "--min-tokens", "3"),
+                  ("--bits", "64", "-k", "3", "--features", "words", "--weighting", "tf")):
+        result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
+                         *extra, cwd=workdir)
+        assert result.code == 0, (extra, result.stderr)
