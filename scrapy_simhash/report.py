@@ -138,6 +138,8 @@ class CrawlSession:
         resolved = Path(path).resolve()
         for other in list(self._sessions.values()):
             report = other.report
+            if not getattr(other.crawler, "crawling", True):  # failed at start-up, or stopped
+                continue
             if report is not None and report.path.resolve() == resolved:
                 spider = getattr(other.crawler.spider, "name", "?")
                 raise SimhashSettingError(

@@ -44,9 +44,10 @@ def test_a_report_that_cannot_be_moved_into_place_still_gives_the_summary(tmp_pa
     assert [p.name for p in tmp_path.iterdir()] == ["dups.jsonl"]
 
 
-def _crawler_of(name: str):
+def _crawler_of(name: str, crawling: bool = True):
     crawler = get_crawler(Spider)
     crawler.spider = crawler._create_spider(name)
+    crawler.crawling = crawling  # as Crawler.crawl() sets it before building the components
     return crawler
 
 
@@ -69,6 +70,10 @@ def test_two_crawls_of_one_process_cannot_share_a_report(tmp_path):
     first.component_closed("pages")  # once the first has closed, its file is free
     assert first.crawler not in CrawlSession._sessions  # and its crawler is not kept alive
     CrawlSession.of(_crawler_of("three"), path)
+    failed = _crawler_of("six")
+    CrawlSession.of(failed, str(tmp_path / "other.jsonl"))
+    failed.crawling = False  # a crawl that failed at start-up (its session never closes)
+    CrawlSession.of(_crawler_of("seven"), str(tmp_path / "other.jsonl"))
     named = str(tmp_path / "%(name)s.jsonl")  # the way to give each crawl its own file
     assert CrawlSession.of(_crawler_of("four"), named).report.path.name == "four.jsonl"
     assert CrawlSession.of(_crawler_of("five"), named).report.path.name == "five.jsonl"
