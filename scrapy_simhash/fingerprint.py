@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,10 @@ DEFAULT_BITS = 128
 DEFAULT_MAX_DISTANCE = 16
 DEFAULT_MIN_TOKENS = 16
 TOKENIZERS = ("auto", "words")
-_BATCH_TEXTS = 1024  # fingerprint_many hashes this many texts per numpy pass
+_BATCH_TEXTS = 1024  # fingerprint_many hashes at most this many texts per numpy pass
+# ... and at most this many characters: a batch holds every word *occurrence* (~250 bytes each
+# in flight), where fingerprint_text counts each distinct word once; a longer text goes alone.
+_BATCH_CHARS = 2_000_000
 
 
 class Fingerprinter:
@@ -146,8 +149,10 @@ class Fingerprinter:
         if not (self.features == "words" and self.weighting == "tf"):
             return [self.fingerprint_text(text) for text in texts]
         out: list[int | None] = []
-        for start in range(0, len(texts), _BATCH_TEXTS):
-            batch = texts[start : start + _BATCH_TEXTS]
+        for batch in _batches(texts):
+            if len(batch) == 1 and len(batch[0]) > _BATCH_CHARS:
+                out.append(self.fingerprint_text(batch[0]))
+                continue
             hashes, numbers = feat.token_hash_batch(
                 batch,
                 fold_traditional=self.fold_traditional,
@@ -231,3 +236,18 @@ def _int_in(name: str, value: Any, low: int, high: int) -> int:
 
 def _qualname(obj: Any) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def _batches(texts: list[str]) -> Iterator[list[str]]:
+    """Consecutive runs of ``texts`` of at most ``_BATCH_TEXTS`` texts and ``_BATCH_CHARS``
+    characters; a text longer than that is a batch of its own."""
+    batch: list[str] = []
+    chars = 0
+    for text in texts:
+        if batch and (len(batch) >= _BATCH_TEXTS or chars + len(text) > _BATCH_CHARS):
+            yield batch
+            batch, chars = [], 0
+        batch.append(text)
+        chars += len(text)
+    if batch:
+        yield batch

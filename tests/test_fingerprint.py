@@ -224,6 +224,22 @@ def test_fingerprint_many_equals_one_by_one_on_real_text(corpora_root, options, 
     assert fp.fingerprint_many(texts) == [fp.fingerprint_text(text) for text in texts]
 
 
+def test_fingerprint_many_batches_by_characters_and_takes_a_huge_text_alone(monkeypatch):
+    """A batch holds every word occurrence, so it is bounded in characters too: a 26 MB text
+    took 1.5 GB in one batch, and goes through fingerprint_text (one entry per distinct word)."""
+    from scrapy_simhash.fingerprint import _batches
+
+    monkeypatch.setattr(fingerprint_module, "_BATCH_CHARS", 100)
+    texts = ["a" * 40, "b" * 40, "c" * 40, "d" * 500, "e" * 10, "f" * 10]
+    assert [[t[0] for t in batch] for batch in _batches(texts)] == [
+        ["a", "b"], ["c"], ["d"], ["e", "f"]
+    ]
+    fp = Fingerprinter()
+    words = [f"word{n % 300} " * 3 for n in range(300)]
+    texts = ["".join(words[:40]), "".join(words), "".join(words[40:80]), "".join(words[5:30])]
+    assert fp.fingerprint_many(texts) == [fp.fingerprint_text(text) for text in texts]
+
+
 def test_fingerprint_many_takes_any_iterable_and_leaves_short_texts_unfingerprinted():
     fp = Fingerprinter()
     assert fp.fingerprint_many([]) == []
