@@ -292,9 +292,10 @@ class RecordReader:
                             self._fail(where, f"expected a JSON object, found {kind}")
                         else:
                             yield Record(next(numbers), where, value, raw)
-        if state != "closed":
-            raise RecordError(self.name, None, "JSON array is not closed with ']'",
-                              skippable=False)
+        if state == "open":
+            raise RecordError(self.name, None, "expected a JSON array '['", skippable=False)
+        if state != "closed":  # e.g. the feed of a crawl that was killed: its elements are whole
+            self._fail(None, "JSON array is not closed with ']' (the file ends early)")
 
     def _drop_malformed(
         self, buffer: _Pending, error: json.JSONDecodeError

@@ -176,8 +176,24 @@ def test_missing_input_file(workdir: Path) -> None:
     assert not (workdir / "kept.jsonl").exists()
 
 
+def test_the_feed_of_a_killed_crawl_is_read_with_on_error_skip(workdir):
+    """Scrapy's JSON feed ends without ']' when the crawl is killed: its whole items count."""
+    rows = sample_rows()[:3]
+    feed = "[\n" + ",\n".join(json.dumps(row) for row in rows) + "\n"
+    (workdir / "crawl.json").write_text(feed, encoding="utf-8")
+    stopped = run_cli("dedup", "crawl.json", "--field", "body", "--out", "kept.json", cwd=workdir)
+    assert stopped.code == 2 and "not closed" in stopped.stderr
+    assert "--on-error skip" in stopped.stderr
+    skipped = run_cli("dedup", "crawl.json", "--field", "body", "--out", "kept.json",
+                      "--on-error", "skip", cwd=workdir)
+    assert skipped.code == 0, skipped.stderr
+    assert "not closed" in skipped.stderr
+    assert skipped.stdout.startswith("records 3, ")  # every whole item was read
+    assert json.loads((workdir / "kept.json").read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize(("name", "content"), [
-    ("crawl.json", b'[\n{"url": "https://x.example", "body": "never closed"}\n'),
+    ("crawl.json", b'"a string, not an array"\n'),
     ("crawl.csv", b"url,b\xffody\nhttps://x.example,text\n"),  # a header that is not UTF-8
 ])
 def test_a_file_that_on_error_skip_cannot_read_gets_no_such_hint(workdir, name, content):

@@ -47,11 +47,21 @@ def test_json_array_resumes_after_a_malformed_element(tmp_path: Path) -> None:
         read(path)
 
 
-def test_unclosed_json_array_is_an_error(tmp_path: Path) -> None:
+def test_unclosed_json_array_is_an_error_that_skip_gets_past(tmp_path: Path) -> None:
+    """A killed crawl's JSON feed ends without ']': its whole elements can still be read."""
     path = tmp_path / "items.json"
-    path.write_text('[{"a": 1},\n', encoding="utf-8")
-    with pytest.raises(RecordError, match="not closed"):
-        read(path)
+    for text in ('[{"a": 1},\n', '[\n{"a": 1},\n{"a": 2}', '[\n{"a": 1},\n{"a": 2'):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RecordError, match=r"not closed|truncated") as raised:
+            read(path)
+        assert raised.value.skippable
+        reader, records = read(path, "skip")
+        assert [r.data["a"] for r in records][:1] == [1] and len(reader.skipped) == 1
+    for text in ("", "   \n"):  # no array at all
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RecordError, match=r"expected a JSON array") as raised:
+            read(path, "skip")
+        assert not raised.value.skippable
 
 
 def test_csv_records_span_lines_and_keep_their_bytes(tmp_path: Path) -> None:
