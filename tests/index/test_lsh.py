@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import sqlite3
 import time
 
@@ -12,35 +11,22 @@ from scrapy_simhash.detectors import MinHashDetector
 from scrapy_simhash.index import IndexParameterMismatch
 from scrapy_simhash.index.lsh import BandIndex, SqliteBandStorage, open_band_index
 
+from .racing import open_at_once
 
-def _open_when_released(path: str, barrier, results) -> None:
-    try:
-        detector = MinHashDetector()
-        barrier.wait(timeout=30)
-        detector.open_index(f"sqlite:///{path}").close()
-        results.put("ok")
-    except Exception as error:
-        results.put(f"{type(error).__name__}: {error}")
+
+def _open_band_index(path: str) -> None:
+    MinHashDetector().open_index(f"sqlite:///{path}").close()
 
 
 @pytest.mark.parametrize("prewal", [False, True])
 def test_processes_creating_one_new_band_index_at_once_all_open_it(tmp_path, prewal):
     """Two crawls started together on a new file: the WAL switch may answer "database is
     locked" at once, and both may find no parameters and store them."""
-    context = multiprocessing.get_context("fork")
-    outcomes = []
-    for trial in range(8):
-        path = tmp_path / f"new-{trial}.db"
-        if prewal:  # the switch is done: only the parameters race
+    paths = [tmp_path / f"new-{trial}.db" for trial in range(8)]
+    if prewal:  # the switch is done: only the parameters race
+        for path in paths:
             sqlite3.connect(path).execute("PRAGMA journal_mode=WAL").connection.close()
-        barrier, results = context.Barrier(6), context.Queue()
-        openers = [context.Process(target=_open_when_released, args=(str(path), barrier, results))
-                   for _ in range(6)]
-        for opener in openers:
-            opener.start()
-        for opener in openers:
-            opener.join(timeout=60)
-        outcomes += [results.get(timeout=10) for _ in openers]
+    outcomes = open_at_once(paths, _open_band_index)
     assert outcomes == ["ok"] * len(outcomes)
 
 

@@ -16,6 +16,8 @@ import pytest
 from scrapy_simhash.index import IndexParameterMismatch, Match, SqliteIndex, open_index
 from scrapy_simhash.index.sqlite import key_expression, to_signed, to_unsigned
 
+from .racing import open_at_once
+
 
 @pytest.fixture
 def db_uri(tmp_path):
@@ -270,32 +272,14 @@ def test_a_namespace_opened_during_anothers_transaction(db_uri):
         assert (len(again), len(items_again)) == (1, 1)
 
 
-def _open_when_released(path: str, barrier, results) -> None:
-    barrier.wait()
-    try:
-        open_index(f"sqlite:///{path}", bits=128, max_distance=16, namespace="pages").close()
-        results.put("ok")
-    except Exception as error:
-        results.put(f"{type(error).__name__}: {error}")
+def _open_new_file(path: str) -> None:
+    open_index(f"sqlite:///{path}", bits=128, max_distance=16, namespace="pages").close()
 
 
 def test_processes_creating_one_new_database_at_once_all_open_it(tmp_path):
     """Two crawls started together on a new file: switching it to WAL needs an exclusive lock,
     which SQLite may refuse at once ("database is locked") rather than wait for."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork")
-    outcomes = []
-    for trial in range(8):
-        path = tmp_path / f"new-{trial}.db"
-        barrier, results = context.Barrier(6), context.Queue()
-        openers = [context.Process(target=_open_when_released, args=(str(path), barrier, results))
-                   for _ in range(6)]
-        for opener in openers:
-            opener.start()
-        for opener in openers:
-            opener.join(timeout=60)
-        outcomes += [results.get(timeout=10) for _ in openers]
+    outcomes = open_at_once([tmp_path / f"new-{trial}.db" for trial in range(8)], _open_new_file)
     assert outcomes == ["ok"] * len(outcomes)
 
 
