@@ -578,8 +578,9 @@ def _sqlite_path(uri: str) -> str | None:
     """The file of a ``sqlite:///path`` index URI; None for other schemes or in-memory."""
     if not uri.startswith("sqlite:"):
         return None
-    rest = uri.split("://", 1)[1].split("?", 1)[0] if "://" in uri else ""
-    return (rest[1:] if rest.startswith("/") else rest) or None
+    from scrapy_simhash.index.sqlite import path_of
+
+    return path_of(uri) or None
 
 
 class _NoWriter:

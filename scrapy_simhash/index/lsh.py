@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from scrapy_simhash.index.base import IndexParameterMismatch, Match, NearDuplicateIndexError
-from scrapy_simhash.index.sqlite import _switch_to_wal
+from scrapy_simhash.index.sqlite import _switch_to_wal, path_of
 
 DEFAULT_COMMIT_EVERY = 1000
 DEFAULT_TIMEOUT = 30.0
@@ -321,7 +321,7 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
         _refuse_unknown(options, (), uri)
         return BandIndex(scheme, MemoryBandStorage(namespace))
     if parts.scheme == "sqlite":
-        path = parts.path[1:] if parts.path.startswith("/") else parts.path
+        path = path_of(uri)
         if not path:
             raise ValueError(f"sqlite URI needs a file path, e.g. sqlite:///dedup.db; got {uri!r}")
         _refuse_unknown(options, ("commit_every", "timeout"), uri)

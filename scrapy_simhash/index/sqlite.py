@@ -152,6 +152,14 @@ class _SharedConnection:
 _CONNECTIONS: dict[str, _SharedConnection] = {}
 
 
+def path_of(uri: str) -> str:
+    """The file a ``sqlite:`` URI names: ``sqlite:///relative.db`` -> ``relative.db``,
+    ``sqlite:////absolute.db`` -> ``/absolute.db``; ``""`` for ``sqlite://`` (in memory)."""
+    rest = uri.split("://", 1)[1] if "://" in uri else ""
+    path = rest.split("?", 1)[0]
+    return path[1:] if path.startswith("/") else path
+
+
 @contextmanager
 def access_errors(path: str) -> Iterator[None]:
     """Turn SQLite's errors about a file it cannot open or write into ones naming ``path``."""
@@ -270,11 +278,7 @@ class SqliteIndex(NearDuplicateIndex):
     @classmethod
     def from_uri(cls, uri: str, **kwargs: object) -> SqliteIndex:
         """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``sqlite://`` (in memory)."""
-        rest = uri.split("://", 1)[1] if "://" in uri else ""
-        path = rest.split("?", 1)[0]
-        if path.startswith("/"):
-            path = path[1:]
-        return cls(path or ":memory:", **kwargs)  # type: ignore[arg-type]
+        return cls(path_of(uri) or ":memory:", **kwargs)  # type: ignore[arg-type]
 
     # -- schema and parameters -------------------------------------------------------------------
 
