@@ -35,6 +35,7 @@ from .base import (
     NearDuplicateIndex,
     NearDuplicateIndexError,
     mask_password,
+    refuse_caller_options,
 )
 from .layout import Layout, TablesOption, make_layout
 from .memory import MemoryIndex
@@ -61,10 +62,6 @@ SCHEMES = {
     "unix": "scrapy_simhash.index.redis.RedisIndex",
 }
 _DOTTED_PATH = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
-_SET_BY_THE_CALLER = {  # never from the query string, and why
-    "namespace": "the crawl keeps pages and items in separate namespaces of one URI",
-    "params": "they are the fingerprint settings the crawl stores with the index",
-}
 _LAYOUT_DEFAULTS: dict[str, object] = {"bits": 64, "max_distance": 3, "tables": None}
 
 
@@ -92,12 +89,7 @@ def open_index(
     location, _, query = uri.partition("?")
     pairs = parse_qsl(query, keep_blank_values=True)
     merged: dict[str, object] = {key: coerce_option(value) for key, value in pairs}
-    for name, reason in _SET_BY_THE_CALLER.items():
-        if name in merged:
-            raise ValueError(
-                f"index URI {mask_password(uri)!r} may not set {name!r} in its query string "
-                f"({reason}); remove it, or pass {name}= to open_index()"
-            )
+    refuse_caller_options(uri, merged)
     arguments: dict[str, object] = {**_LAYOUT_DEFAULTS, **merged}
     for name, value in (("bits", bits), ("max_distance", max_distance), ("tables", tables)):
         if value is None:

@@ -228,6 +228,23 @@ class NearDuplicateIndex(abc.ABC):
         return key
 
 
+#: Options the caller of an index sets, never its URI's query string, and why.
+CALLER_OPTIONS = {
+    "namespace": "the crawl keeps pages and items in separate namespaces of one URI",
+    "params": "they are the fingerprint settings the crawl stores with the index",
+}
+
+
+def refuse_caller_options(uri: str, query: Mapping[str, object]) -> None:
+    """ValueError if an index URI's query string sets one of :data:`CALLER_OPTIONS`."""
+    for name, reason in CALLER_OPTIONS.items():
+        if name in query:
+            raise ValueError(
+                f"index URI {mask_password(uri)!r} may not set {name!r} in its query string "
+                f"({reason}); remove it, or pass {name}= to open_index()"
+            )
+
+
 def mask_password(url: str) -> str:
     """``url`` with its passwords replaced by ``***``, for messages and logs.
 

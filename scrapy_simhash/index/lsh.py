@@ -23,7 +23,12 @@ from types import TracebackType
 from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
-from scrapy_simhash.index.base import IndexParameterMismatch, Match, NearDuplicateIndexError
+from scrapy_simhash.index.base import (
+    IndexParameterMismatch,
+    Match,
+    NearDuplicateIndexError,
+    refuse_caller_options,
+)
 from scrapy_simhash.index.sqlite import _switch_to_wal, path_of
 
 DEFAULT_COMMIT_EVERY = 1000
@@ -310,12 +315,7 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
     """A :class:`BandIndex` for ``scheme`` on ``memory://`` or ``sqlite:///path.db``."""
     parts = urlsplit(uri)
     query = dict(parse_qsl(parts.query))
-    for name in ("namespace", "params"):
-        if name in query:
-            raise ValueError(
-                f"index URI {uri!r} may not set {name!r} in its query string (the crawl sets it: "
-                "pages and items are kept in separate namespaces of one URI)"
-            )
+    refuse_caller_options(uri, query)
     options = {**query, **options}
     if parts.scheme == "memory":
         _refuse_unknown(options, (), uri)
