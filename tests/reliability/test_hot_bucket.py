@@ -48,6 +48,7 @@ def test_hot_bucket_answers_equal_brute_force(tmp_path, backend, bits, k, hot_ta
         stream = _stream(index.layout, k, hot_tables, seed=bits + k + hot_tables)
         stored: list[int] = []
         stored_keys: list[str] = []
+        dropped_at_k = kept_at_k_plus_1 = 0
         for number, fingerprint in enumerate(stream):
             key = f"page-{number}"
             match = index.check_and_add(key, fingerprint)
@@ -56,10 +57,15 @@ def test_hot_bucket_answers_equal_brute_force(tmp_path, backend, bits, k, hot_ta
                 assert match is None, f"false drop of {key} (distance {match.distance})"
                 stored.append(fingerprint)
                 stored_keys.append(key)
+                kept_at_k_plus_1 += expected is not None and expected[0] == k + 1
             else:
                 assert match is not None, f"missed duplicate {key} at distance {expected[0]}"
                 assert (match.distance, match.key) == (expected[0], stored_keys[expected[1]])
+                dropped_at_k += expected[0] == k
         assert len(index) == len(stored)
-        assert len(stored) > COUNT  # the planted near misses at k + 1 were all kept
+        # The planted pairs put most of their COUNT // 20 members on each side of k. (The hot
+        # fingerprints may also fall within k of each other: with 65 of 128 bits fixed, two
+        # random ones do with p ~ 1e-4, so "more kept than COUNT" held only for short runs.)
+        assert dropped_at_k >= COUNT // 40 and kept_at_k_plus_1 >= COUNT // 40
     finally:
         index.close()
