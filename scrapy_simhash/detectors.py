@@ -41,8 +41,17 @@ MINHASH_SEED = 1
 # What ExactDetector hashes; stored with its index, so an index of another version is refused.
 # 2: the normalised main text; 1 (stored as no version): its content tokens only.
 EXACT_VERSION = 2
+# Where KSentenceDetector splits sentences; stored with its index like EXACT_VERSION.
+# 2: Latin full stops only before a space and no lowercase letter ("3.14", "e.g. this" stay
+# whole), and the CJK ones also at ．｡…; 1 (stored as no version): after every . ! ? ; 。！？；
+KSENTENCE_VERSION = 2
 _MERSENNE_61 = (1 << 61) - 1
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+_CLOSERS = "\"'\u2019\u201d\u00bb)\\]\u300d\u300f\uff09"  # quotes and brackets after a full stop
+_SENTENCE_END = re.compile(
+    rf"[.!?;]+[{_CLOSERS}]*\s+(?![\sa-z])"  # Latin: a full stop, a space, no lowercase letter next
+    rf"|[\u3002\uff01\uff1f\uff1b\uff0e\uff61\u2026]+[{_CLOSERS}]*\s*"  # 。！？；．｡… need no space
+    r"|\n+"
+)
 
 
 def _digest64(data: bytes) -> int:
@@ -208,7 +217,7 @@ class KSentenceDetector(_HashedDetector):
 
     @property
     def params(self) -> dict[str, Any]:
-        return {**super().params, "k": self.k}
+        return {**super().params, "k": self.k, "ksentence_version": KSENTENCE_VERSION}
 
     def sentences(self, text: str) -> list[str]:
         """Normalised sentences (content tokens joined by spaces), empty ones left out."""

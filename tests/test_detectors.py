@@ -132,6 +132,40 @@ def test_ksentence_ignores_edits_outside_its_longest_sentences():
     assert not detector.is_duplicate(detector.signature(text), detector.signature(changed))
 
 
+def test_ksentence_splits_at_full_stops_not_inside_numbers_names_or_abbreviations():
+    detector = KSentenceDetector(3)
+    text = ('Shares rose 3.14 percent at example.com on Monday, e.g. after the report. '
+            '"We expected it." Analysts agreed!  Others did not; prices fell')
+    assert detector.sentences(text) == [
+        "shares rose 14 percent example com monday report",
+        "expected", "analysts agreed", "others prices fell",
+    ]
+
+
+def test_ksentence_splits_chinese_text_at_every_full_stop_form():
+    detector = KSentenceDetector(3)
+    text = "今天下雨。公园关门……图书馆开放！博物馆呢？美术馆；医院．学校｡工厂"
+    assert detector.sentences(text) == [
+        "今天 下雨", "公园 关门", "图书馆 开放", "博物馆", "美术馆", "医院", "学校", "工厂",
+    ]
+
+
+class KSentenceDetectorBeforeVersions(KSentenceDetector):
+    """The parameters a ``ksentence`` index was stored with before sentences split by version 2."""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {k: v for k, v in super().params.items() if k != "ksentence_version"}
+
+
+def test_ksentence_index_built_before_the_sentence_change_is_refused(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
+    with KSentenceDetectorBeforeVersions().open_index(uri) as index:
+        index.add("old", 1)
+    with pytest.raises(IndexParameterMismatch, match="ksentence_version: stored None, requested 2"):
+        KSentenceDetector().open_index(uri)
+
+
 VACCINE = ("Regulators said on Tuesday that the new vaccine {verb} safe for children aged {age}, "
            "citing trial data gathered across several countries, hospitals and clinics during the "
            "autumn season, according to officials who briefed reporters in the capital{end}")
