@@ -13,6 +13,7 @@ from scrapy.http import HtmlResponse
 
 from scrapy_simhash.detectors import (
     ALGORITHMS,
+    Detector,
     ExactDetector,
     KSentenceDetector,
     MinHashDetector,
@@ -150,22 +151,6 @@ def test_ksentence_splits_chinese_text_at_every_full_stop_form():
     ]
 
 
-class KSentenceDetectorBeforeVersions(KSentenceDetector):
-    """The parameters a ``ksentence`` index was stored with before sentences split by version 2."""
-
-    @property
-    def params(self) -> dict[str, Any]:
-        return {k: v for k, v in super().params.items() if k != "ksentence_version"}
-
-
-def test_ksentence_index_built_before_the_sentence_change_is_refused(tmp_path):
-    uri = f"sqlite:///{tmp_path / 'dedup.db'}"
-    with KSentenceDetectorBeforeVersions().open_index(uri) as index:
-        index.add("old", 1)
-    with pytest.raises(IndexParameterMismatch, match="ksentence_version: stored None, requested 2"):
-        KSentenceDetector().open_index(uri)
-
-
 VACCINE = ("Regulators said on Tuesday that the new vaccine {verb} safe for children aged {age}, "
            "citing trial data gathered across several countries, hospitals and clinics during the "
            "autumn season, according to officials who briefed reporters in the capital{end}")
@@ -295,20 +280,28 @@ def test_sqlite_band_index_persists_and_checks_parameters(tmp_path, detector):
         type(detector)(tokenizer="words").open_index(uri)
 
 
-class ExactDetectorBeforeVersions(ExactDetector):
-    """The parameters an ``exact`` index was stored with when signatures hashed tokens only."""
+def without_version(detector_class: type[Detector], version_key: str) -> type[Detector]:
+    """The detector with the parameters its index was stored with before ``version_key``
+    existed (version 1: exact hashed tokens only; ksentence split after every full stop)."""
 
-    @property
-    def params(self) -> dict[str, Any]:
-        return {k: v for k, v in super().params.items() if k != "exact_version"}
+    class BeforeVersions(detector_class):
+        @property
+        def params(self) -> dict[str, Any]:
+            return {k: v for k, v in super().params.items() if k != version_key}
+
+    return BeforeVersions
 
 
-def test_exact_index_built_before_the_signature_change_is_refused(tmp_path):
+@pytest.mark.parametrize(
+    ("detector_class", "version_key"),
+    [(ExactDetector, "exact_version"), (KSentenceDetector, "ksentence_version")],
+)
+def test_index_built_before_a_signature_change_is_refused(tmp_path, detector_class, version_key):
     uri = f"sqlite:///{tmp_path / 'dedup.db'}"
-    with ExactDetectorBeforeVersions().open_index(uri) as index:
+    with without_version(detector_class, version_key)().open_index(uri) as index:
         index.add("old", 1)
-    with pytest.raises(IndexParameterMismatch, match="exact_version: stored None, requested 2"):
-        ExactDetector().open_index(uri)
+    with pytest.raises(IndexParameterMismatch, match=f"{version_key}: stored None, requested 2"):
+        detector_class().open_index(uri)
 
 
 def test_sqlite_band_index_rolls_back_what_is_not_committed(tmp_path):
