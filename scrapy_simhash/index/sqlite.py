@@ -126,10 +126,23 @@ class _SharedConnection:
 
     def commit(self) -> None:
         if self.in_transaction:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                self.statement_failed()  # still open (retried at the next commit), or gone
+                raise
             self.in_transaction = False
             self.pending = 0
             self.cache_touched = False
+
+    def statement_failed(self) -> None:
+        """After a statement of the open transaction failed. Mostly SQLite undid that statement
+        alone and the transaction goes on: the rows written before it still commit, nothing is
+        forgotten. After some errors (a full disk, an I/O error) SQLite rolls the whole
+        transaction back itself: then every namespace forgets its rows, as after :meth:`rollback`.
+        """
+        if self.in_transaction and not self.conn.in_transaction:
+            self.rollback()
 
     def rollback(self) -> None:
         """Roll back, then let every namespace forget the rows it wrote in the transaction.
@@ -494,6 +507,10 @@ class SqliteIndex(NearDuplicateIndex):
         row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
         try:
             self._conn.execute(self._insert_sql, self._row_values(row_id, key, value))
+        except sqlite3.Error:
+            self._shared.statement_failed()  # this row is not in; the transaction's others stay
+            raise
+        try:
             if self.engine is not None:
                 self._shared.cache_touched = True
                 self.engine.append(value)
@@ -518,9 +535,9 @@ class SqliteIndex(NearDuplicateIndex):
                 return
             self._begin()
             first = self._max_id + 1
+            rows = [self._row_values(first + i, k, fp) for i, (k, fp) in enumerate(chunk)]
+            self._insert_all_or_none(rows)
             try:
-                rows = [self._row_values(first + i, k, fp) for i, (k, fp) in enumerate(chunk)]
-                self._conn.executemany(self._insert_sql, rows)
                 if self.engine is not None:
                     self._shared.cache_touched = True
                     self.engine.extend(split_words([fp for _, fp in chunk], self.layout.words))
@@ -533,6 +550,21 @@ class SqliteIndex(NearDuplicateIndex):
             self._count += len(chunk)
             self._shared.pending += len(chunk)
             self._after_write()
+
+    def _insert_all_or_none(self, rows: list[tuple]) -> None:
+        """Insert ``rows`` in the open transaction; if one fails, none of them stays (a
+        savepoint), and the rows written before them still commit."""
+        conn = self._conn
+        conn.execute("SAVEPOINT add_many")
+        try:
+            conn.executemany(self._insert_sql, rows)
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK TO add_many")
+                conn.execute("RELEASE add_many")
+            self._shared.statement_failed()
+            raise
+        conn.execute("RELEASE add_many")
 
     def _after_write(self) -> None:
         """Tell the connection's other users, but not ourselves, that the tables changed."""

@@ -438,6 +438,68 @@ def test_a_failed_first_insert_does_not_reload_the_cache(db_uri, monkeypatch, ca
     index.close()
 
 
+def _refuse_key(db_uri: str, key: str, action: str) -> None:
+    """A trigger that refuses the row with ``key``: RAISE(ABORT) undoes that statement only,
+    RAISE(ROLLBACK) the whole transaction (as SQLite does itself after some errors)."""
+    other = sqlite3.connect(db_uri.removeprefix("sqlite:///"))
+    other.execute(f"CREATE TRIGGER refuse_{action} BEFORE INSERT ON simhash_pages "
+                  f"WHEN NEW.key = '{key}' BEGIN SELECT RAISE({action}, 'refused'); END")
+    other.commit()
+    other.close()
+
+
+# Fingerprints far apart (random 64-bit words), one per key.
+FAR = {key: random.Random(key).getrandbits(64) for key in ("old", "a", "b", "c", "d", "e", "f",
+                                                             "refused")}
+
+
+def _stored_keys(db_uri: str) -> set[str]:
+    other = sqlite3.connect(db_uri.removeprefix("sqlite:///"))
+    keys = {key for (key,) in other.execute("SELECT key FROM simhash_pages")}
+    other.close()
+    return keys
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_failed_write_keeps_the_uncommitted_rows_before_it(db_uri, cache):
+    """One refused row (a constraint, say) must not take the pages stored just before it, not
+    yet committed, with it: the crawl kept those pages and must still know them."""
+    with open_index(db_uri, commit_interval=3600, cache=cache) as index:
+        index.add("old", FAR["old"])
+    _refuse_key(db_uri, "refused", "ABORT")
+    index = open_index(db_uri, commit_interval=3600, cache=cache)
+    index.add_many([("a", FAR["a"]), ("b", FAR["b"])])
+    assert index.check_and_add("c", FAR["c"]) is None  # three rows not yet committed
+    with pytest.raises(sqlite3.IntegrityError, match="refused"):
+        index.check_and_add("refused", FAR["refused"])
+    with pytest.raises(sqlite3.IntegrityError, match="refused"):
+        index.add_many([("d", FAR["d"]), ("refused", FAR["refused"]), ("e", FAR["e"])])
+    assert len(index) == 4
+    assert [index.query(FAR[key])[0].key for key in ("old", "a", "b", "c")] == [
+        "old", "a", "b", "c"]
+    assert index.query(FAR["d"]) == index.query(FAR["e"]) == []  # none of the refused batch
+    index.flush()
+    assert _stored_keys(db_uri) == {"old", "a", "b", "c"}
+    assert index.check_and_add("f", FAR["f"]) is None  # and writing goes on
+    index.close()
+    assert _stored_keys(db_uri) == {"old", "a", "b", "c", "f"}
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_transaction_sqlite_rolled_back_itself_is_forgotten(db_uri, cache):
+    with open_index(db_uri, commit_interval=3600, cache=cache) as index:
+        index.add("old", FAR["old"])
+    _refuse_key(db_uri, "refused", "ROLLBACK")
+    index = open_index(db_uri, commit_interval=3600, cache=cache)
+    index.add("a", FAR["a"])
+    with pytest.raises(sqlite3.IntegrityError, match="refused"):
+        index.check_and_add("refused", FAR["refused"])
+    assert (len(index), index.query(FAR["a"]), index.query(FAR["old"])[0].key) == (1, [], "old")
+    assert index.check_and_add("f", FAR["f"]) is None
+    index.close()
+    assert _stored_keys(db_uri) == {"old", "f"}
+
+
 @pytest.mark.parametrize("namespace", ["meta", "META", "Meta"])
 def test_the_metadata_tables_name_is_not_a_namespace(db_uri, namespace):
     with pytest.raises(ValueError, match=f"namespace '{namespace}' is reserved .*simhash_meta"):
