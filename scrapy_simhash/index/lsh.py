@@ -250,14 +250,27 @@ class SqliteBandStorage:
         self._db.commit()
 
     def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None:
-        cursor = self._db.execute(
-            f"INSERT INTO {self._rows_table} (key, payload) VALUES (?, ?)", (key, payload)
-        )
-        row = cursor.lastrowid
-        self._db.executemany(
-            f"INSERT INTO {self._bands_table} (band, hash, row) VALUES (?, ?, ?)",
-            [(band, _signed(value), row) for band, value in enumerate(bands)],
-        )
+        """The row and its band hashes, all or nothing (a savepoint in the open transaction:
+        a failure leaves no half-stored row, and the rows inserted before it still commit)."""
+        db = self._db
+        if not db.in_transaction:
+            db.execute("BEGIN")  # else the savepoint's release would commit at once
+        db.execute("SAVEPOINT band_insert")
+        try:
+            cursor = db.execute(
+                f"INSERT INTO {self._rows_table} (key, payload) VALUES (?, ?)", (key, payload)
+            )
+            row = cursor.lastrowid
+            db.executemany(
+                f"INSERT INTO {self._bands_table} (band, hash, row) VALUES (?, ?, ?)",
+                [(band, _signed(value), row) for band, value in enumerate(bands)],
+            )
+        except BaseException:
+            if db.in_transaction:  # (unless SQLite rolled the whole transaction back itself)
+                db.execute("ROLLBACK TO band_insert")
+                db.execute("RELEASE band_insert")
+            raise
+        db.execute("RELEASE band_insert")
         self._pending += 1
         if self._pending >= self.commit_every:
             self.flush()
