@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from crawling import run_crawl
@@ -118,7 +119,10 @@ def test_crawl_finishes_and_logs_the_summary(default_crawl):
     assert default_crawl.stats["finish_reason"] == "finished"
     summary = [line for line in default_crawl.log.splitlines() if "Simhash: pages" in line]
     assert len(summary) == 1
-    assert "12 kept" not in summary[0] or "dropped" in summary[0]
+    pages_checked = len(DROPPED) + len(ORIGINALS) + len(REACHED)
+    assert (f"Simhash: pages {pages_checked} checked, {len(DETECTED)} dropped as near-duplicates, "
+            f"{len(KEPT)} kept, ") in summary[0]
+    assert f"; index holds {len(KEPT)}; items {len(KEPT)} checked, " in summary[0]
 
 
 def test_every_distinct_article_is_kept(default_crawl, demo_site):
@@ -149,7 +153,7 @@ def test_dropped_pages_are_reported_with_what_they_duplicate(default_crawl, demo
     for row in page_rows:
         path = row["url"][len(base):]
         assert row["duplicate_of"] == base + next(o for o, m in clusters().items() if path in m)
-        assert 0 <= row["distance"] <= 64
+        assert row["distance"] == _distance_to_original(path)
     assert not paths(default_crawl, base) & DETECTED
 
 
@@ -181,10 +185,14 @@ def stats_kept(result):
     return result.stats["simhash/pages/kept"] - result.stats.get("simhash/items/dropped", 0)
 
 
-def test_fingerprint_is_in_response_meta(default_crawl):
+def test_fingerprint_is_in_response_meta(default_crawl, demo_site):
     article_items = [item for item in default_crawl.items if item["simhash"] is not None]
     assert len(article_items) == stats_kept(default_crawl)
-    assert all(0 <= item["simhash"] < 2 ** Fingerprinter().bits for item in article_items)
+    fingerprinter = Fingerprinter()
+    for item in article_items:
+        page = PAGES[item["url"][len(demo_site.url):]]
+        tree = Selector(text=page.body.decode()).root
+        assert item["simhash"] == fingerprinter.fingerprint_tree(tree), item["url"]
 
 
 def test_dont_simhash_keeps_the_marked_pages(demo_site, tmp_path):
@@ -278,6 +286,62 @@ def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_p
     assert len(result.requested) <= 1  # at most the start page, already on its way
     assert previous.read_text().count("\n") == 1  # a crawl that never ran replaces nothing
     assert [p.name for p in previous.parent.iterdir()] == ["duplicates.jsonl"]
+
+
+def _sqlite_index_that_fills_up(demo_site, tmp_path, stored: int) -> str:
+    """A real SQLite index whose pages table refuses inserts once it holds ``stored`` pages, as a
+    disk that fills up mid-crawl (made by a short crawl, emptied, then given a trigger)."""
+    path = tmp_path / "seen.db"
+    uri = f"sqlite:///{path}"
+    made = run_crawl(demo_site, tmp_path / "made", "-s", f"SIMHASH_INDEX_URI={uri}",
+                     "-s", "CLOSESPIDER_PAGECOUNT=2")
+    assert made.returncode == 0, made.log[-3000:]
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM simhash_pages")
+    db.execute("DELETE FROM simhash_items")
+    db.execute(f"CREATE TRIGGER disk_full BEFORE INSERT ON simhash_pages "
+               f"WHEN (SELECT count(*) FROM simhash_pages) >= {stored} "
+               "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    db.commit()
+    db.close()
+    return uri
+
+
+def test_an_index_failing_mid_crawl_with_stop_closes_the_crawl(demo_site, tmp_path):
+    uri = _sqlite_index_that_fills_up(demo_site, tmp_path, stored=3)
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={uri}",
+                       "-s", "SIMHASH_ON_INDEX_ERROR=stop", "-s", "CONCURRENT_REQUESTS=1")
+    stats = result.stats
+    assert stats["finish_reason"] == "simhash_index_error", result.log[-3000:]
+    logged = [line for line in result.log.splitlines() if "check_and_add failed" in line]
+    assert len(logged) == 1 and "database or disk is full" in logged[0]  # once, with its cause
+    errors = stats["simhash/index/errors"]
+    assert errors >= 1
+    assert stats["simhash/pages/kept/index_error"] == errors
+    assert stats["simhash/index/pages/size"] == 3  # the pages stored before it are not forgotten
+    checked = stats["simhash/pages/checked"]
+    assert checked == 3 + errors + stats.get("simhash/pages/dropped", 0)
+    assert len(result.requested) < len(PAGES) - 10  # stopped: a whole crawl requests ~all
+
+
+def test_an_index_failing_mid_crawl_with_drop_drops_and_reports_the_unchecked(demo_site, tmp_path):
+    uri = _sqlite_index_that_fills_up(demo_site, tmp_path, stored=3)
+    result = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={uri}",
+                       "-s", "SIMHASH_ON_INDEX_ERROR=drop")
+    stats = result.stats
+    assert result.returncode == 0, result.log[-3000:]
+    assert stats["finish_reason"] == "finished"
+    logged = [line for line in result.log.splitlines() if "check_and_add failed" in line]
+    assert len(logged) == 1 and "database or disk is full" in logged[0]
+    unchecked = stats["simhash/pages/dropped/index_error"]
+    assert unchecked == stats["simhash/index/errors"] >= 1
+    assert stats["simhash/index/pages/size"] == stats["simhash/pages/kept"] == 3
+    unchecked_rows = [row for row in result.report
+                      if row["kind"] == "page" and row["duplicate_of"] is None]
+    assert len(unchecked_rows) == unchecked
+    assert all(row["distance"] is None for row in unchecked_rows)
+    assert not {row["url"] for row in unchecked_rows} & {item["url"] for item in result.items}
+    assert f", {unchecked} dropped unchecked (index errors), 3 kept, " in result.log
 
 
 def test_item_pipeline_alone_drops_duplicate_items(demo_site, tmp_path):
