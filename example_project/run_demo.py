@@ -38,6 +38,9 @@ def main() -> int:
     finally:
         server.stop()
     report = output / "duplicates.jsonl"
+    if status != 0:  # a crawl stopped at start-up leaves the previous run's report: not this one's
+        print(f"\nThe crawl failed (exit status {status}); see its log above.")
+        return status
     if report.is_file():
         rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
         print(f"\n{len(rows)} near-duplicates dropped (from {report.relative_to(HERE)}):")
