@@ -116,11 +116,20 @@ def test_a_page_cut_inside_a_character_stays_utf8():
 
 
 @pytest.mark.parametrize(
-    "body", [b"", b"\xff", b"\x00" * 10, bytes(range(256)), b"<meta charset=>"]
+    ("body", "unlabelled", "as_utf16"),
+    [
+        (b"", "", ""),
+        (b"\xff", "\xff", "\ufffd"),  # not UTF-8: the cp1252 guess ("ÿ"); half a UTF-16 unit
+        (b"\x00" * 10, "\x00" * 10, "\x00" * 5),  # ASCII is UTF-8
+        (bytes(range(256)), bytes(range(256)).decode("cp1252", "replace"),
+         bytes(range(256)).decode("utf-16-le", "replace")),
+        (b"<meta charset=>", "<meta charset=>",  # an empty label declares nothing
+         b"<meta charset=>".decode("utf-16-le", "replace")),
+    ],
 )
-def test_never_raises(body):
-    assert isinstance(decode_html(body), str)
-    assert isinstance(decode_html(body, "utf-16"), str)
+def test_never_raises(body, unlabelled, as_utf16):
+    assert decode_html(body) == unlabelled
+    assert decode_html(body, "utf-16") == as_utf16  # an HTTP header's UTF-16 is believed
 
 
 @pytest.mark.parametrize(
@@ -155,9 +164,11 @@ def test_utf8_fast_path_agrees_with_decode_html():
         page(SIMPLIFIED, "gbk").encode("gbk"),
         codecs.BOM_UTF8 + page(SIMPLIFIED).encode("utf-8"),
     ]
-    for body in samples:
-        if is_utf8_page(body):
-            assert decode_html(body) == body.decode("utf-8")
+    assert [is_utf8_page(body) for body in samples] == [True, True, True, False, False]
+    for body in samples[:3]:
+        assert decode_html(body) == body.decode("utf-8")
+    assert decode_html(samples[3]) == samples[3].decode("gbk")  # the label, not UTF-8
+    assert decode_html(samples[4]) == samples[4][3:].decode("utf-8")  # the BOM stripped
 
 
 @pytest.mark.parametrize(

@@ -41,10 +41,11 @@ def test_peers_return_the_article(name):
     assert ARTICLE in text
 
 
+@pytest.mark.parametrize("page", [b"<html></html>", b"<html><body></body></html>", b"", "   "])
 @pytest.mark.parametrize("name", ["trafilatura", "readability", "resiliparse"])
-def test_peers_take_empty_pages(name):
+def test_peers_take_empty_pages(name, page):
     pytest.importorskip({"readability": "readability"}.get(name, name))
-    assert isinstance(get_extractor(name)(b"<html></html>", None, None), str)
+    assert get_extractor(name)(page, None, None) == ""
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,7 @@ def test_block_stats_equal_python_on_every_corpus_block(corpora_root):
 
 @needs_speedups
 def test_article_equals_python_article_on_every_corpus_page(corpora_root):
+    pages = with_text = 0
     for page in iter_pages(root=corpora_root):
         root = parse_html(page.html, page.encoding)
         if root is None:
@@ -89,6 +90,10 @@ def test_article_equals_python_article_on_every_corpus_page(corpora_root):
         ):
             python = builtin.article_from_tree(root, first_entry_only=False)
         assert compiled == python, page.id
+        pages += 1
+        with_text += bool(compiled.text())
+    assert pages > 400
+    assert with_text > 400  # real articles compared, not empty ones
 
 
 # Generated markup: the walk's corner cases (blank and split text, comments and processing
