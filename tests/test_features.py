@@ -105,9 +105,21 @@ def test_counting_equals_counting_the_token_list(text):
     )
 
 
+TRUTH_SOURCES = ("chinese-web-content-extraction", "webmainbench-samples",
+                 "article-extraction-benchmark")
+
+
+def truth_pages(root, sources=TRUTH_SOURCES, minimum=150):
+    """The pages of ``sources`` with ground truth; fails unless every source gave some and
+    there are at least ``minimum`` in all (a misspelt source must not pass vacuously)."""
+    pages = list(iter_pages(list(sources), with_truth_text=True, root=root))
+    assert sorted({page.source for page in pages}) == sorted(sources)
+    assert len(pages) >= minimum
+    return pages
+
+
 def test_counting_equals_counting_the_token_list_on_real_text(corpora_root):
-    for page in iter_pages(["chinese-web-content-extraction", "webmainbench-samples"],
-                           with_truth_text=True, root=corpora_root):
+    for page in truth_pages(corpora_root, TRUTH_SOURCES[:2], minimum=40):
         assert feat.count_tokens(page.truth_text) == Counter(feat.tokenize(page.truth_text))
 
 
@@ -152,9 +164,7 @@ def test_hashing_edge_cases_equal_counting_strings(text):
 
 
 def test_hashing_equals_counting_on_real_text(corpora_root):
-    for page in iter_pages(["chinese-web-content-extraction", "webmainbench-samples",
-                            "article-extraction-benchmark"], with_truth_text=True,
-                           root=corpora_root):
+    for page in truth_pages(corpora_root):
         assert hash_counts(page.truth_text) == hashed(feat.count_tokens(page.truth_text)), page.id
 
 
@@ -199,9 +209,7 @@ def test_batch_hashing_edge_cases(text):
 
 
 def test_batch_hashing_equals_hashing_each_text_on_real_text(corpora_root):
-    texts = [page.truth_text for page in iter_pages(
-        ["chinese-web-content-extraction", "webmainbench-samples",
-         "article-extraction-benchmark"], with_truth_text=True, root=corpora_root)]
+    texts = [page.truth_text for page in truth_pages(corpora_root)]
     mixed = [a[:400] + "\n" + b[:400] for a, b in zip(texts, reversed(texts), strict=True)]
     for batch in (texts, mixed):
         assert batch_counts(batch) == [hash_counts(text) for text in batch]

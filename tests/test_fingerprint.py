@@ -33,9 +33,13 @@ def long_chinese_articles(root, minimum_sentences=8):
 
 
 def test_identical_text_gives_distance_zero():
-    fp = Fingerprinter()
-    assert fp.fingerprint_text(SIMPLIFIED) == fp.fingerprint_text(str(SIMPLIFIED))
-    assert fp.fingerprint_text(SIMPLIFIED) is not None
+    rebuilt = "".join(list(SIMPLIFIED))  # equal text, another object
+    assert rebuilt == SIMPLIFIED and rebuilt is not SIMPLIFIED
+    first = Fingerprinter().fingerprint_text(SIMPLIFIED)
+    second = Fingerprinter().fingerprint_text(rebuilt)
+    assert first is not None
+    assert first == second
+    assert hamming_distance(first, second) == 0
 
 
 def test_defaults_used_by_a_crawl():
@@ -135,11 +139,50 @@ def test_bad_parameters_name_the_parameter(kwargs, message):
         Fingerprinter(**kwargs)
 
 
-def test_params_record_everything_that_changes_the_bits():
-    a, b = Fingerprinter(), Fingerprinter(features="shingles", shingle_size=2)
-    assert a.params["features"] == "words" and a.params["shingle_size"] is None
-    assert b.params["shingle_size"] == 2
-    assert a.params != Fingerprinter(fold_traditional=True).params
+DEFAULT_PARAMS = {
+    "fingerprint_version": fingerprint_module.FINGERPRINT_VERSION,
+    "bits": 128,
+    "features": "words",
+    "shingle_size": None,  # recorded only for shingles
+    "ngram_size": None,  # recorded only for chars
+    "weighting": "tf",
+    "tokenizer": "auto",
+    "fold_traditional": False,
+    "extractor": "builtin",
+}
+
+
+def _custom_extractor(html, encoding=None, url=None):
+    return ""
+
+
+def test_params_of_the_defaults():
+    assert Fingerprinter().params == DEFAULT_PARAMS
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "changed"),
+    [
+        ({"bits": 64}, {"bits": 64}),
+        ({"features": "shingles"}, {"features": "shingles", "shingle_size": 3}),
+        ({"features": "shingles", "shingle_size": 2}, {"features": "shingles", "shingle_size": 2}),
+        ({"features": "chars"}, {"features": "chars", "ngram_size": 4}),
+        ({"features": "chars", "ngram_size": 5}, {"features": "chars", "ngram_size": 5}),
+        ({"weighting": "logtf"}, {"weighting": "logtf"}),
+        ({"weighting": "tfidf"}, {"weighting": "tfidf"}),
+        ({"tokenizer": "words"}, {"tokenizer": "words"}),
+        ({"fold_traditional": True}, {"fold_traditional": True}),
+        ({"extractor": "wholepage"}, {"extractor": "wholepage"}),
+        ({"extractor": _custom_extractor}, {"extractor": f"{__name__}._custom_extractor"}),
+    ],
+)
+def test_params_record_everything_that_changes_the_bits(kwargs, changed):
+    assert Fingerprinter(**kwargs).params == {**DEFAULT_PARAMS, **changed}
+
+
+@pytest.mark.parametrize("kwargs", [{"shingle_size": 2}, {"ngram_size": 5}])
+def test_params_leave_out_the_sizes_of_features_not_in_use(kwargs):
+    assert Fingerprinter(**kwargs).params == DEFAULT_PARAMS
 
 
 @settings(max_examples=200, deadline=None)

@@ -18,6 +18,7 @@ from speedups import compiled_module, needs, require_built
 from scrapy_simhash import features
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
+from scrapy_simhash.simhash import string_hashes
 
 _tokens = compiled_module("scrapy_simhash._tokens")
 needs_module = needs(_tokens)
@@ -64,7 +65,9 @@ def test_long_words_and_single_letters_are_left_out():
     text = "a " + "x" * 41 + " " + "y" * 40 + " é ab"
     hashed = features._stable_word_hashes(text)
     assert hashed is not None
-    assert len(hashed) == 3  # "y"*40, "é" (two UTF-8 bytes), "ab"
+    # "a" and the 41 x's are out; 40 characters is the limit; "é" is one letter but two bytes
+    assert features.MAX_TOKEN_CHARS == 40
+    assert hashed.tolist() == string_hashes(["y" * 40, "é", "ab"]).tolist()
 
 
 @needs_module
@@ -72,4 +75,6 @@ def test_texts_folding_would_change_are_left_to_the_folding_path():
     assert features._stable_word_hashes("straße") is None  # casefold: "strasse"
     assert features._stable_word_hashes("ﬁne") is None  # NFKC: "fine"
     assert features._stable_word_hashes("北京 news") is None  # CJK: the Chinese path
-    assert features._stable_word_hashes("Café NEWS") is not None
+    hashed = features._stable_word_hashes("Café NEWS")  # only ASCII capitals to fold
+    assert hashed is not None
+    assert hashed.tolist() == string_hashes(["café", "news"]).tolist()
