@@ -41,9 +41,10 @@ SUMMARY = re.compile(
 )
 
 
-def reference(texts: list[str], ids: list[str], algorithm: str = "simhash"):
-    """(kept positions, dups rows) of the sequential loop over ``texts``."""
-    detector = get_detector(algorithm)
+def reference(texts: list[str], ids: list[str], algorithm: str = "simhash", **options):
+    """(kept positions, dups rows) of the sequential loop over ``texts`` (``options``: the
+    detector's, as the command line passes them)."""
+    detector = get_detector(algorithm, **options)
     index = detector.open_index("memory://")
     kept, dups = [], []
     for position, (key, text) in enumerate(zip(ids, texts, strict=True)):
@@ -189,7 +190,10 @@ def test_the_feed_of_a_killed_crawl_is_read_with_on_error_skip(workdir):
     assert skipped.code == 0, skipped.stderr
     assert "not closed" in skipped.stderr
     assert skipped.stdout.startswith("records 3, ")  # every whole item was read
-    assert json.loads((workdir / "kept.json").read_text(encoding="utf-8"))
+    kept, _ = reference([r["body"] for r in rows], ["1", "2", "3"])
+    assert json.loads((workdir / "kept.json").read_text(encoding="utf-8")) == [
+        rows[i] for i in kept
+    ]
 
 
 @pytest.mark.parametrize(("name", "content"), [
@@ -461,11 +465,18 @@ def test_ids_python_cannot_encode_are_kept_as_escapes(workdir: Path) -> None:
 
 def test_a_first_record_without_the_text_field_is_kept_unfingerprinted(workdir: Path) -> None:
     rows = sample_rows()[:3]
-    write_jsonl(workdir / "crawl.jsonl", [{"url": "https://a.example/no-body"}, *rows])
+    lines = write_jsonl(workdir / "crawl.jsonl", [{"url": "https://a.example/no-body"}, *rows])
     result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
-                     cwd=workdir)
+                     "--dups", "dups.jsonl", cwd=workdir)
     assert result.code == 0, result.stderr
-    assert summary_of(result.stdout)[3] == 1  # unfingerprinted
+    kept, dups = reference([r["body"] for r in rows], ["2", "3", "4"])
+    assert kept == [0, 1] and len(dups) == 1  # the planted copy of record 2 still goes
+    # the record without a body comes first in the kept output, as it was read
+    assert (workdir / "kept.jsonl").read_text("utf-8") == (
+        lines[0] + "\n" + "".join(lines[1 + i] + "\n" for i in kept)
+    )
+    assert (workdir / "dups.jsonl").read_text("utf-8") == dups_text(dups)
+    assert summary_of(result.stdout) == (4, 1 + len(kept), len(dups), 1, 0)
 
 
 @pytest.mark.parametrize(("extra", "message"), [
@@ -608,12 +619,21 @@ def test_options_the_algorithm_does_not_use_are_refused(workdir, command, extra,
     assert not (workdir / "kept.jsonl").exists()
 
 
-def test_options_the_algorithm_uses_are_accepted(workdir: Path) -> None:
-    write_jsonl(workdir / "crawl.jsonl", sample_rows())
-    for extra in (("--algorithm", "minhash", "--threshold", "0.4", "--num-perm", "64",
-                   "--min-tokens", "3"),
-                  ("--algorithm", "exact", "--min-tokens", "3"),
-                  ("--bits", "64", "-k", "3", "--features", "words", "--weighting", "tf")):
-        result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
-                         *extra, cwd=workdir)
-        assert result.code == 0, (extra, result.stderr)
+@pytest.mark.parametrize(("extra", "algorithm", "options"), [
+    (("--algorithm", "minhash", "--threshold", "0.4", "--num-perm", "64", "--min-tokens", "3"),
+     "minhash", {"threshold": 0.4, "num_perm": 64, "min_tokens": 3}),
+    (("--algorithm", "exact", "--min-tokens", "3"), "exact", {"min_tokens": 3}),
+    (("--bits", "64", "-k", "3", "--features", "words", "--weighting", "tf"),
+     "simhash", {"bits": 64, "max_distance": 3, "features": "words", "weighting": "tf"}),
+])
+def test_options_the_algorithm_uses_are_accepted(workdir, extra, algorithm, options):
+    rows = sample_rows()
+    lines = write_jsonl(workdir / "crawl.jsonl", rows)
+    result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
+                     "--dups", "dups.jsonl", *extra, cwd=workdir)
+    assert result.code == 0, (extra, result.stderr)
+    kept, dups = reference([r["body"] for r in rows], [str(n) for n in range(1, 11)],
+                           algorithm, **options)
+    assert (workdir / "kept.jsonl").read_text("utf-8") == "".join(lines[i] + "\n" for i in kept)
+    assert (workdir / "dups.jsonl").read_text("utf-8") == dups_text(dups)
+    assert summary_of(result.stdout)[:3] == (10, len(kept), len(dups))

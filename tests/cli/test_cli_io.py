@@ -4,6 +4,7 @@ symbolic links, devices and FIFOs, an output that is an input, line endings and 
 
 from __future__ import annotations
 
+import csv
 import os
 import stat
 import threading
@@ -50,6 +51,14 @@ def test_csv_piped_in_needs_format_and_then_reads_every_record(workdir: Path) ->
                     cwd=workdir, stdin=piped)
     assert named.code == 0, named.stderr
     assert summary_of(named.stdout)[0] == 10
+    rows = sample_rows()
+    kept, _ = reference([r["body"] for r in rows], [str(n) for n in range(1, len(rows) + 1)])
+    source = piped.splitlines(keepends=True)
+    assert (workdir / "kept.csv").read_text("utf-8") == source[0] + "".join(
+        source[1 + i] for i in kept
+    )  # byte for byte
+    with (workdir / "kept.csv").open(encoding="utf-8", newline="") as stream:
+        assert list(csv.DictReader(stream)) == [rows[i] for i in kept]
 
 
 def test_a_named_pipe_without_a_suffix_is_read_once_from_its_start(workdir: Path) -> None:

@@ -61,4 +61,7 @@ def test_far_apart_or_infinite_distances_still_give_a_histogram(tmp_path: Path) 
                     '{"id": 4, "duplicate_of": 1, "distance": Infinity}\n', encoding="utf-8")
     rows = read_duplicates(path)
     assert [r.distance for r in rows] == [3000000, 0, None]
-    assert distance_histogram_png([r.distance for r in rows if r.distance is not None])
+    png = distance_histogram_png([r.distance for r in rows if r.distance is not None])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert png[12:16] == b"IHDR"
+    assert (int.from_bytes(png[16:20]), int.from_bytes(png[20:24])) == (640, 320)  # 6.4x3.2 in
