@@ -225,6 +225,8 @@ def test_probed_keys_leave_room_for_the_table_number():
                 try:
                     layout = make_layout(bits, k, tables)
                 except ValueError:  # fewer tables than any design needs at this k
+                    if tables is None:  # the default design always exists
+                        raise
                     continue
                 if not layout.exact:
                     assert layout.table_count >= 2 and layout.key_bits <= 63, layout.describe()

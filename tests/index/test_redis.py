@@ -103,19 +103,23 @@ def test_a_second_client_shares_the_index(redis_url):
 
 
 @pytest.mark.parametrize(
-    ("changed", "name"),
-    [({"bits": 128}, "bits"), ({"max_distance": 4}, "max_distance"),
-     ({"tables": "manku"}, "layout"), ({"params": {"tokenizer": "words"}}, "param.tokenizer")],
+    ("changed", "name", "values"),
+    [({"bits": 128}, "bits", (64, 128)), ({"max_distance": 4}, "max_distance", (3, 4)),
+     ({"tables": "manku"}, "layout", None),  # two layout descriptions
+     ({"params": {"tokenizer": "words"}}, "param.tokenizer", ("jieba", "words"))],
 )
-def test_other_parameters_are_a_clear_error_naming_the_url(redis_url, changed, name):
+def test_other_parameters_are_a_clear_error_naming_the_url(redis_url, changed, name, values):
     with open_index(redis_url, params={"tokenizer": "jieba"}) as index:
         index.add("k", 1)
     arguments = {"params": {"tokenizer": "jieba"}, **changed}
     with pytest.raises(IndexParameterMismatch) as raised:
         open_index(redis_url, **arguments)
-    assert name in raised.value.differences
+    assert name in raised.value.differences  # (with bits or k, the layout differs too)
+    stored, requested = raised.value.differences[name]
+    assert stored != requested and (values is None or (stored, requested) == values)
     message = str(raised.value)
-    assert redis_url.split("?")[0] in message and "stored" in message and "requested" in message
+    assert redis_url.split("?")[0] in message
+    assert f"{name}: stored {stored!r}, requested {requested!r}" in message
 
 
 def test_params_none_accepts_the_stored_settings(redis_url):

@@ -47,22 +47,25 @@ def test_128_bit_index_persists(tmp_path, cache):
 
 
 @pytest.mark.parametrize(
-    ("changed", "name"),
-    [({"bits": 128}, "bits"), ({"max_distance": 4}, "max_distance"),
-     ({"tables": "manku"}, "layout"),
-     ({"params": {"tokenizer": "jieba", "ngram": 3}}, "param.ngram")],
+    ("changed", "name", "values"),
+    [({"bits": 128}, "bits", (64, 128)), ({"max_distance": 4}, "max_distance", (3, 4)),
+     ({"tables": "manku"}, "layout", None),  # two layout descriptions
+     ({"params": {"tokenizer": "jieba", "ngram": 3}}, "param.ngram", (2, 3))],
 )
-def test_other_parameters_are_a_clear_error_naming_both_values(db_uri, tmp_path, changed, name):
+def test_other_parameters_are_a_clear_error_naming_both_values(
+    db_uri, tmp_path, changed, name, values
+):
     with open_index(db_uri, params={"tokenizer": "jieba", "ngram": 2}) as index:
         index.add("k", 1)
     arguments = {"params": {"tokenizer": "jieba", "ngram": 2}, **changed}
     with pytest.raises(IndexParameterMismatch) as raised:
         open_index(db_uri, **arguments)
     message = str(raised.value)
-    assert name in raised.value.differences
-    assert str(tmp_path / "crawl.db") in message and "stored" in message and "requested" in message
+    assert name in raised.value.differences  # (with bits or k, the layout differs too)
     stored, requested = raised.value.differences[name]
-    assert stored != requested
+    assert stored != requested and (values is None or (stored, requested) == values)
+    assert str(tmp_path / "crawl.db") in message
+    assert f"{name}: stored {stored!r}, requested {requested!r}" in message
 
 
 def test_params_none_accepts_the_stored_settings(db_uri):
