@@ -328,6 +328,11 @@ def test_band_index_namespaces_are_separate(tmp_path):
         pages.add("page", detector.signature(ARTICLE_EN))
     with detector.open_index(uri, namespace="items") as items:
         assert len(items) == 0
+        items.add("item", detector.signature(ARTICLE_ZH))
+    with detector.open_index(uri, namespace="pages") as pages:
+        assert len(pages) == 1
+        assert [m.key for m in pages.query(detector.signature(ARTICLE_EN))] == ["page"]
+        assert pages.query(detector.signature(ARTICLE_ZH)) == []
 
 
 def test_band_index_rejects_unknown_schemes():

@@ -124,8 +124,9 @@ def test_text_beyond_max_chars_never_changes_the_tree_fingerprint():
 @pytest.mark.parametrize("tag", ["div", "b", "span", "table"])
 def test_100000_deep_nesting_through_the_middleware_is_kept_and_counted(middleware_for, tag):
     middleware, stats = middleware_for()
-    response, _ = respond(middleware, f"http://b.test/deep/{tag}", deeply_nested(100_000, tag=tag))
-    assert response is not None
+    url = f"http://b.test/deep/{tag}"
+    response, _ = respond(middleware, url, deeply_nested(100_000, tag=tag))
+    assert isinstance(response, HtmlResponse) and response.url == url  # kept, not raised
     counted = {key: value for key, value in stats.get_stats().items() if "/pages/" in key}
     assert sum(v for k, v in counted.items() if k.endswith(("checked", "too_short", "error"))) == 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from scrapy import Spider
 from scrapy.exceptions import DropItem
+from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from scrapy_simhash.pipeline import NearDuplicateItem, SimhashPipeline
@@ -58,9 +59,17 @@ def test_pages_and_items_use_separate_namespaces(pipeline_and_stats):
     pipeline, _ = pipeline_and_stats()
     middleware = SimhashDownloaderMiddleware.from_crawler(pipeline.crawler)
     middleware.spider_opened()
-    assert middleware.dedup.index is not pipeline.dedup.index
     assert pipeline.dedup.index.namespace == "items"
     assert middleware.dedup.index.namespace == "pages"
+    url = "http://a.test/1"
+    body = f"<html><body><article><p>{BODY}</p></article></body></html>".encode()
+    response = HtmlResponse(url, body=body, encoding="utf-8", request=Request(url))
+    assert middleware.process_response(response.request, response) is response
+    item = {"url": url, "body": BODY}  # the page's own text, as its item
+    assert pipeline.process_item(item) is item  # not a duplicate of the page
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/2", "body": BODY})
+    middleware.spider_closed()
 
 
 def test_an_item_loaders_list_of_urls_names_the_item_by_its_first(pipeline_and_stats):
