@@ -94,9 +94,13 @@ class DuplicateReport:
             return
         stream, temp = self._file, self._temp
         self._file = self._temp = None
-        stream.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
+        try:
+            stream.close()  # (closed even when its buffer cannot be written: a full disk)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
 
 
 def _umask() -> int:
@@ -121,6 +125,7 @@ class CrawlSession:
             self._check_not_shared(path, report_file)
             self.report = DuplicateReport(path, resume=self._job_wrote(path))
         self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
+        self.report_rows = 0  # rows given to the report this crawl
         self._open_components: set[str] = set()
 
     @classmethod
@@ -194,8 +199,27 @@ class CrawlSession:
     def record_duplicate(
         self, kind: str, url: str, duplicate_of: str | None, distance: int | None
     ) -> None:
-        if self.report is not None:
-            self.report.write(kind, url, duplicate_of, distance)
+        """A row of the report. If the file cannot be written (a full disk, say), this crawl's
+        report is given up: logged once, counted in ``simhash/report/errors``, the previous
+        report left as it was, and the crawl goes on."""
+        report = self.report
+        if report is None:
+            return
+        self.report_rows += 1
+        try:
+            report.write(kind, url, duplicate_of, distance)
+        except OSError as error:
+            self.report = None
+            report.discard()
+            if self.crawler.stats is not None:
+                self.crawler.stats.inc_value(STATS_PREFIX + "report/errors")
+            logger.error(
+                "Simhash: cannot write the duplicate report SIMHASH_REPORT_FILE=%r (%s: %s); "
+                "this crawl writes none (the previous report is left as it was): its %d rows "
+                "so far and the later ones are lost, the drops still count in the stats.",
+                str(report.path), type(error).__name__, error, self.report_rows,
+                extra={"crawler": self.crawler},
+            )
 
     def component_closed(self, name: str) -> None:
         """Close the report and log the summary once every component has closed."""

@@ -77,3 +77,26 @@ def test_two_crawls_of_one_process_cannot_share_a_report(tmp_path):
     named = str(tmp_path / "%(name)s.jsonl")  # the way to give each crawl its own file
     assert CrawlSession.of(_crawler_of("four"), named).report.path.name == "four.jsonl"
     assert CrawlSession.of(_crawler_of("five"), named).report.path.name == "five.jsonl"
+
+
+def test_a_report_that_cannot_be_written_mid_crawl_is_given_up_once(tmp_path, caplog):
+    """A full disk (``/dev/full``): logged once, counted, the previous report left, no half
+    report published, and no error reaches the component that dropped the page."""
+    path = tmp_path / "dups.jsonl"
+    path.write_text("previous crawl\n")
+    crawler = get_crawler(Spider)
+    session = CrawlSession(crawler, str(path))
+    assert session.component_opened("pages")
+    session.record_duplicate("page", "http://a/2", "http://a/1", 3)
+    report = session.report
+    report._file.close()
+    report._file = open("/dev/full", "w", buffering=1, encoding="utf-8")  # noqa: SIM115
+    with caplog.at_level(logging.INFO, logger="scrapy_simhash.report"):
+        for n in range(3, 6):
+            session.record_duplicate("page", f"http://a/{n}", "http://a/1", 3)
+        session.component_closed("pages")
+    assert caplog.text.count("cannot write the duplicate report") == 1
+    assert "its 2 rows so far and the later ones are lost" in caplog.text
+    assert crawler.stats.get_value("simhash/report/errors") == 1
+    assert path.read_text() == "previous crawl\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["dups.jsonl"]  # the temporary file is gone
