@@ -50,6 +50,19 @@ STOP_RETRY_SECONDS = 0.05
 STOP_ATTEMPTS = 200
 
 
+def error_kind(error: BaseException) -> str:
+    """What tells one cause of failure from another, for logging each once: the exception's
+    type, with SQLite's error name (a locked database, a full disk and an I/O error are all
+    ``OperationalError``) or the code of a Redis error reply (``OOM``, ``READONLY`` ...)."""
+    name = type(error).__name__
+    origin = error.__cause__ or error
+    code = getattr(origin, "sqlite_errorname", None)  # Python >= 3.11
+    if code is None and not isinstance(origin, OSError):
+        first = str(origin).split(" ", 1)[0]
+        code = first if len(first) > 1 and first.isalpha() and first.isupper() else None
+    return f"{name} {code}" if code else name
+
+
 def build_detector(config: SimhashConfig) -> Detector:
     """The detector the settings describe; a bad value raises SimhashSettingError."""
     from scrapy_simhash.detectors import get_detector
@@ -155,7 +168,7 @@ class Deduplicator:
         self.session = CrawlSession.of(crawler, config.report_file, config.jobdir)
         self.index: NearDuplicateIndex | None = None
         self._prefix = f"simhash/{namespace}/"
-        self._logged_causes: set[str] = set()
+        self._logged_causes: set[tuple[str, str]] = set()
         self._stopping = False
         self._closed = False
         self._flusher: Any = None
@@ -379,14 +392,14 @@ class Deduplicator:
             self._stop()
 
     def _log_once(self, where: str, error: Exception, subject: str) -> None:
-        cause = f"{where}:{type(error).__name__}"
-        if cause in self._logged_causes:
+        kind = error_kind(error)
+        if (where, kind) in self._logged_causes:
             return
-        self._logged_causes.add(cause)
+        self._logged_causes.add((where, kind))
         logger.error(
             "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
             "(SIMHASH_ON_INDEX_ERROR=%r)",
-            where, subject, type(error).__name__, error, type(error).__name__,
+            where, subject, type(error).__name__, error, kind,
             self.config.on_index_error, exc_info=error, extra={"crawler": self.crawler},
         )
 

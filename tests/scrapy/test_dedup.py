@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import sys
 
-from scrapy_simhash.dedup import DecisionOrder
+import pytest
+
+from scrapy_simhash.dedup import DecisionOrder, error_kind
+from scrapy_simhash.index.base import NearDuplicateIndexError
 
 
 def _run(coroutine):
@@ -69,3 +74,38 @@ def test_a_check_given_up_while_waiting_for_its_turn_is_skipped():
 
     _run(crawl())
     assert log == ["first", "third"]
+
+
+def _raised(function, *args):
+    try:
+        function(*args)
+    except Exception as error:
+        return error
+    raise AssertionError("nothing raised")
+
+
+def test_error_kinds_tell_sqlite_failures_of_one_class_apart(tmp_path):
+    db = sqlite3.connect(tmp_path / "a.db")
+    db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+    db.execute("CREATE TRIGGER full BEFORE INSERT ON t BEGIN SELECT RAISE(ABORT, 'full'); END")
+    constraint = _raised(db.execute, "INSERT INTO t VALUES (1)")
+    missing = _raised(db.execute, "SELECT * FROM nowhere")
+    db.close()
+    assert type(constraint).__name__ == "IntegrityError"
+    assert type(missing).__name__ == "OperationalError"
+    if sys.version_info >= (3, 11):  # sqlite_errorname
+        assert error_kind(constraint) == "IntegrityError SQLITE_CONSTRAINT_TRIGGER"
+        assert error_kind(missing) == "OperationalError SQLITE_ERROR"
+
+
+def test_error_kinds_take_a_redis_reply_code_from_the_wrapped_error():
+    redis = pytest.importorskip("redis")
+    kinds = []
+    for reply in ("OOM command not allowed when used memory > 'maxmemory'.",
+                  "NOREPLICAS Not enough good replicas to write.", "bad input given"):
+        wrapped = NearDuplicateIndexError(f"check_and_add redis://h/0: {reply}")
+        wrapped.__cause__ = redis.ResponseError(reply)
+        kinds.append(error_kind(wrapped))
+    assert kinds == ["NearDuplicateIndexError OOM", "NearDuplicateIndexError NOREPLICAS",
+                     "NearDuplicateIndexError"]
+    assert error_kind(OSError("NO SPACE")) == "OSError"  # an OS error's text is no code

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import sys
+import tempfile
 
 import pytest
 from scrapy import Spider
@@ -177,6 +180,49 @@ def test_index_errors_follow_the_policy_and_are_logged_once(build, caplog, polic
         "Simhash: pages 3 checked, 0 dropped as near-duplicates, 3 kept (3 unchecked: index "
         "errors),"
     ), summary
+
+
+def _sqlite_errors() -> list[sqlite3.OperationalError]:
+    """Two real OperationalErrors of different causes: a locked database, a read-only one."""
+    errors = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/a.db"
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("CREATE TABLE t (x)")
+        holder.execute("BEGIN IMMEDIATE")
+        waiter = sqlite3.connect(path, timeout=0, isolation_level=None)
+        reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        for connection, statement in ((waiter, "BEGIN IMMEDIATE"),
+                                      (reader, "INSERT INTO t VALUES (1)")):
+            try:
+                connection.execute(statement)
+            except sqlite3.OperationalError as error:
+                errors.append(error)
+            connection.close()
+        holder.close()
+    assert len(errors) == 2, errors
+    return errors
+
+
+class FailingSqliteIndex(BrokenIndex):
+    """Fails like an SQLite file another process locks, then like a read-only one: two causes
+    of one class (OperationalError), each to be logged once."""
+
+    errors = _sqlite_errors()
+    calls = 0
+
+    def check_and_add(self, key, fingerprint):
+        FailingSqliteIndex.calls += 1
+        raise self.errors[self.calls % 2]
+
+
+def test_two_causes_of_one_error_class_are_each_logged_once(build, caplog):
+    middleware, stats = build(SIMHASH_INDEX_URI=f"{__name__}.FailingSqliteIndex")
+    for n in range(4):
+        process(middleware, page(f"http://a.test/{n}", ARTICLE))
+    assert stats.get_value("simhash/index/errors") == 4
+    logged = [r.getMessage() for r in caplog.records if "check_and_add failed" in r.getMessage()]
+    assert len(logged) == (2 if sys.version_info >= (3, 11) else 1), logged
 
 
 def test_report_file_lists_dropped_pages(build, tmp_path):
