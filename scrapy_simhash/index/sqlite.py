@@ -44,6 +44,7 @@ page cache (64: index inserts touch random pages), ``buffer_size`` of the mirror
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -57,6 +58,8 @@ import numpy as np
 from .base import Match, NearDuplicateIndex, NearDuplicateIndexError
 from .layout import Layout, TablesOption
 from .memory import MASK64, FingerprintTables, _Growable, split_words
+
+logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 META_TABLE = "simhash_meta"
@@ -128,20 +131,26 @@ class _SharedConnection:
         if self.in_transaction:
             try:
                 self.conn.execute("COMMIT")
-            except sqlite3.Error:
-                self.statement_failed()  # still open (retried at the next commit), or gone
+            except sqlite3.Error as error:
+                self.statement_failed(error)  # still open (retried at the next commit), or gone
                 raise
             self.in_transaction = False
             self.pending = 0
             self.cache_touched = False
 
-    def statement_failed(self) -> None:
+    def statement_failed(self, error: sqlite3.Error) -> None:
         """After a statement of the open transaction failed. Mostly SQLite undid that statement
         alone and the transaction goes on: the rows written before it still commit, nothing is
         forgotten. After some errors (a full disk, an I/O error) SQLite rolls the whole
         transaction back itself: then every namespace forgets its rows, as after :meth:`rollback`.
         """
         if self.in_transaction and not self.conn.in_transaction:
+            if self.pending:
+                logger.warning(
+                    "SQLite index %r: SQLite rolled back the open transaction itself (%s); the "
+                    "%d fingerprints stored since the last commit are forgotten",
+                    self.path, error, self.pending,
+                )
             self.rollback()
 
     def rollback(self) -> None:
@@ -507,8 +516,8 @@ class SqliteIndex(NearDuplicateIndex):
         row_id = self._max_id + 1  # _begin synced us under the write lock: the next free id
         try:
             self._conn.execute(self._insert_sql, self._row_values(row_id, key, value))
-        except sqlite3.Error:
-            self._shared.statement_failed()  # this row is not in; the transaction's others stay
+        except sqlite3.Error as error:
+            self._shared.statement_failed(error)  # this row is not in; the others stay
             raise
         try:
             if self.engine is not None:
@@ -558,11 +567,11 @@ class SqliteIndex(NearDuplicateIndex):
         conn.execute("SAVEPOINT add_many")
         try:
             conn.executemany(self._insert_sql, rows)
-        except sqlite3.Error:
+        except sqlite3.Error as error:
             if conn.in_transaction:
                 conn.execute("ROLLBACK TO add_many")
                 conn.execute("RELEASE add_many")
-            self._shared.statement_failed()
+            self._shared.statement_failed(error)
             raise
         conn.execute("RELEASE add_many")
 

@@ -489,7 +489,7 @@ def test_a_failed_write_keeps_the_uncommitted_rows_before_it(db_uri, cache):
 
 
 @pytest.mark.parametrize("cache", [True, False])
-def test_a_transaction_sqlite_rolled_back_itself_is_forgotten(db_uri, cache):
+def test_a_transaction_sqlite_rolled_back_itself_is_forgotten(db_uri, cache, caplog):
     with open_index(db_uri, commit_interval=3600, cache=cache) as index:
         index.add("old", FAR["old"])
     _refuse_key(db_uri, "refused", "ROLLBACK")
@@ -497,10 +497,50 @@ def test_a_transaction_sqlite_rolled_back_itself_is_forgotten(db_uri, cache):
     index.add("a", FAR["a"])
     with pytest.raises(sqlite3.IntegrityError, match="refused"):
         index.check_and_add("refused", FAR["refused"])
+    assert "rolled back the open transaction itself (refused); the 1 fingerprints" in caplog.text
     assert (len(index), index.query(FAR["a"]), index.query(FAR["old"])[0].key) == (1, [], "old")
     assert index.check_and_add("f", FAR["f"]) is None
     index.close()
     assert _stored_keys(db_uri) == {"old", "f"}
+
+
+class CommitFails:
+    """The index's connection, whose COMMIT fails as on a full disk: SQLite keeps the
+    transaction open (``rolls_back`` False) or rolls it back itself (True)."""
+
+    def __init__(self, conn: sqlite3.Connection, rolls_back: bool) -> None:
+        self.conn, self.rolls_back = conn, rolls_back
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            if self.rolls_back:
+                self.conn.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.conn.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+
+@pytest.mark.parametrize("rolls_back", [False, True])
+def test_a_failed_commit_keeps_or_forgets_the_rows_as_sqlite_did(db_uri, rolls_back, caplog):
+    index = open_index(db_uri, commit_interval=3600)
+    index.add_many([("a", FAR["a"]), ("b", FAR["b"])])
+    shared = index._shared
+    real, shared.conn = shared.conn, CommitFails(shared.conn, rolls_back)
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        index.flush()
+    shared.conn = real
+    if rolls_back:  # gone from the file: forgotten, and said so
+        assert (len(index), index.query(FAR["a"])) == (0, [])
+        assert "the 2 fingerprints stored since the last commit are forgotten" in caplog.text
+    else:  # still in the open transaction: the next commit writes them
+        assert [index.query(FAR[key])[0].key for key in "ab"] == ["a", "b"]
+        index.flush()
+        assert _stored_keys(db_uri) == {"a", "b"}
+    index.add("c", FAR["c"])
+    index.close()
+    assert _stored_keys(db_uri) == ({"c"} if rolls_back else {"a", "b", "c"})
 
 
 @pytest.mark.parametrize("namespace", ["meta", "META", "Meta"])
