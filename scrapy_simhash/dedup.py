@@ -244,10 +244,15 @@ class Deduplicator:
         if self._flusher is not None and self._flusher.running:
             self._flusher.stop()
         self._flusher = None
+        index = self.index
         try:
-            if self.index is not None:
-                self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
-                self.index.close()
+            if index is not None:
+                self.flush()  # first, so the size is what the index keeps
+                try:
+                    self.stats.set_value(f"simhash/index/{self.namespace}/size", len(index))
+                except Exception as error:
+                    self._index_error("size", error)
+                index.close()
         except Exception as error:
             self._index_error("close", error)
         finally:
