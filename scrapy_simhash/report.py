@@ -76,7 +76,6 @@ class DuplicateReport:
         if self._file is None:
             return
         stream, temp = self._file, self._temp
-        self._file = self._temp = None
         try:
             stream.flush()
             os.fsync(stream.fileno())
@@ -84,9 +83,7 @@ class DuplicateReport:
             os.chmod(temp, 0o666 & ~_umask())
             os.replace(temp, self.path)
         finally:
-            stream.close()
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
+            self.discard()  # what is left of the temporary file (nothing once it replaced)
 
     def discard(self) -> None:
         """Drop this crawl's rows and leave the previous report as it was."""
