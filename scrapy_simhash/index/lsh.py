@@ -29,7 +29,7 @@ from scrapy_simhash.index.base import (
     NearDuplicateIndexError,
     refuse_caller_options,
 )
-from scrapy_simhash.index.sqlite import _switch_to_wal, path_of
+from scrapy_simhash.index.sqlite import _switch_to_wal, path_of, savepoint
 
 DEFAULT_COMMIT_EVERY = 1000
 DEFAULT_TIMEOUT = 30.0
@@ -255,8 +255,7 @@ class SqliteBandStorage:
         db = self._db
         if not db.in_transaction:
             db.execute("BEGIN")  # else the savepoint's release would commit at once
-        db.execute("SAVEPOINT band_insert")
-        try:
+        with savepoint(db, "band_insert"):
             cursor = db.execute(
                 f"INSERT INTO {self._rows_table} (key, payload) VALUES (?, ?)", (key, payload)
             )
@@ -265,12 +264,6 @@ class SqliteBandStorage:
                 f"INSERT INTO {self._bands_table} (band, hash, row) VALUES (?, ?, ?)",
                 [(band, _signed(value), row) for band, value in enumerate(bands)],
             )
-        except BaseException:
-            if db.in_transaction:  # (unless SQLite rolled the whole transaction back itself)
-                db.execute("ROLLBACK TO band_insert")
-                db.execute("RELEASE band_insert")
-            raise
-        db.execute("RELEASE band_insert")
         self._pending += 1
         if self._pending >= self.commit_every:
             self.flush()

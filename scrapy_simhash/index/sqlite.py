@@ -203,6 +203,21 @@ def access_errors(path: str) -> Iterator[None]:
         raise
 
 
+@contextmanager
+def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[None]:
+    """The block's writes all or none, inside the open transaction: rows written before it
+    stay, whatever the block raises (unless SQLite rolled the whole transaction back itself)."""
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")
+
+
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
     """``PRAGMA journal_mode=WAL``, retried while another process holds the lock.
 
@@ -563,17 +578,12 @@ class SqliteIndex(NearDuplicateIndex):
     def _insert_all_or_none(self, rows: list[tuple]) -> None:
         """Insert ``rows`` in the open transaction; if one fails, none of them stays (a
         savepoint), and the rows written before them still commit."""
-        conn = self._conn
-        conn.execute("SAVEPOINT add_many")
         try:
-            conn.executemany(self._insert_sql, rows)
+            with savepoint(self._conn, "add_many"):
+                self._conn.executemany(self._insert_sql, rows)
         except sqlite3.Error as error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK TO add_many")
-                conn.execute("RELEASE add_many")
             self._shared.statement_failed(error)
             raise
-        conn.execute("RELEASE add_many")
 
     def _after_write(self) -> None:
         """Tell the connection's other users, but not ourselves, that the tables changed."""
