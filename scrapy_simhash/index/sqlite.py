@@ -534,6 +534,9 @@ class SqliteIndex(NearDuplicateIndex):
         except sqlite3.Error as error:
             self._shared.statement_failed(error)  # this row is not in; the others stay
             raise
+        except BaseException:  # (interrupted) the row may be in but not in the cache
+            self._shared.rollback()
+            raise
         try:
             if self.engine is not None:
                 self._shared.cache_touched = True
