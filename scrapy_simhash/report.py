@@ -49,6 +49,7 @@ class DuplicateReport:
         self.resume = resume
         self._file: IO[str] | None = None
         self._temp: str | None = None
+        self.rows = 0  # rows given to this crawl's report
 
     def open(self) -> None:
         """Start this crawl's rows in a temporary file (OSError if the path cannot be written)."""
@@ -69,6 +70,7 @@ class DuplicateReport:
             self.open()
         assert self._file is not None
         row = {"kind": kind, "url": url, "duplicate_of": duplicate_of, "distance": distance}
+        self.rows += 1
         self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
@@ -122,7 +124,6 @@ class CrawlSession:
             self._check_not_shared(path, report_file)
             self.report = DuplicateReport(path, resume=self._job_wrote(path))
         self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
-        self.report_rows = 0  # rows given to the report this crawl
         self._open_components: set[str] = set()
 
     @classmethod
@@ -202,7 +203,6 @@ class CrawlSession:
         report = self.report
         if report is None:
             return
-        self.report_rows += 1
         try:
             report.write(kind, url, duplicate_of, distance)
         except OSError as error:
@@ -214,7 +214,7 @@ class CrawlSession:
                 "Simhash: cannot write the duplicate report SIMHASH_REPORT_FILE=%r (%s: %s); "
                 "this crawl writes none (the previous report is left as it was): its %d rows "
                 "so far and the later ones are lost, the drops still count in the stats.",
-                str(report.path), type(error).__name__, error, self.report_rows,
+                str(report.path), type(error).__name__, error, report.rows,
                 extra={"crawler": self.crawler},
             )
 
