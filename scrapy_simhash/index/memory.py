@@ -47,10 +47,12 @@ import numpy as np
 from .base import Match, NearDuplicateIndex
 from .layout import Layout, TablesOption
 
-try:  # compiled twin of FingerprintTables._run_candidates for one query (see _probe.pyx)
+try:  # compiled twins of one query's numpy steps (see _probe.pyx): the same rows, in order
+    from ._probe import near_listed as _compiled_near_listed
+    from ._probe import near_rows as _compiled_near_rows
     from ._probe import run_candidates as _compiled_run_candidates
-except ImportError:  # built without a C compiler: the numpy version, same positions
-    _compiled_run_candidates = None
+except ImportError:  # built without a C compiler: the numpy versions
+    _compiled_run_candidates = _compiled_near_rows = _compiled_near_listed = None
 
 MASK64 = (1 << 64) - 1
 _ROW_DTYPE = np.uint32
@@ -384,6 +386,8 @@ class FingerprintTables:
 
     def _probing_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """:meth:`search` for layouts with a probe radius: every probe of every run at once."""
+        if _compiled_near_rows is not None:
+            return self._compiled_search(fingerprint, max_distance, probing=True)
         query = split_words([fingerprint], self._words)[0]
         rows_found, distances_found = [], []
         runs = [run for run in self._levels if run is not None]
@@ -410,10 +414,59 @@ class FingerprintTables:
         }
         return sorted((dist, row) for row, dist in found.items())
 
+    def _compiled_search(
+        self, fingerprint: int, max_distance: int, *, probing: bool
+    ) -> list[tuple[int, int]]:
+        """:meth:`search` of one query with the compiled distance loops (the runs' candidates,
+        then the insert buffer's rows): a few microseconds where numpy's calls on such small
+        arrays cost ~45 us of the crawl's thread a page."""
+        query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
+        data = self._fps.data
+        found: dict[int, int] = {}
+        runs = [run for run in self._levels if run is not None]
+        if runs:
+            probes = self._query_probes(fingerprint) if probing else None
+            for run in runs:
+                if probing:
+                    positions = self._query_candidates(run, probes)
+                else:
+                    positions = self._exact_candidates(run, fingerprint)
+                if positions.size:
+                    for dist, row in _compiled_near_listed(
+                        data, run.rows, positions, query, max_distance
+                    ):
+                        found[row] = dist
+        for dist, row in _compiled_near_rows(
+            data, self._sealed, self._fps.size, query, max_distance
+        ):
+            found[row] = dist
+        return sorted((dist, row) for row, dist in found.items())
+
+    def _exact_candidates(self, run: _Run, fingerprint: int) -> np.ndarray:
+        """Positions (int64) in ``run`` of the entries whose key equals one of the query's
+        table keys (layouts without a probe radius), table by table."""
+        probes = self._probe_keys(fingerprint)
+        tables = len(probes)
+        if self._probe_once:
+            both = np.array(probes + [p + 1 for p in probes], dtype=self._key_dtype)
+            bounds = run.keys.searchsorted(both).tolist()
+            lows, highs = bounds[:tables], bounds[tables:]
+        else:
+            left = np.array(probes, dtype=self._key_dtype)
+            lows = run.keys.searchsorted(left, side="left").tolist()
+            highs = run.keys.searchsorted(left, side="right").tolist()
+        spans = [np.arange(lo, hi, dtype=np.int64) for lo, hi in zip(lows, highs, strict=True)
+                 if hi > lo]
+        if not spans:
+            return np.empty(0, dtype=np.int64)
+        return spans[0] if len(spans) == 1 else np.concatenate(spans)
+
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """(distance, row) of every fingerprint within ``max_distance``, sorted."""
         if self._probing:
             return self._probing_search(fingerprint, max_distance)
+        if _compiled_near_rows is not None:
+            return self._compiled_search(fingerprint, max_distance, probing=False)
         query_words = [np.uint64((fingerprint >> (64 * w)) & MASK64) for w in range(self._words)]
         found: dict[int, int] = {}
         runs = [run for run in self._levels if run is not None]
