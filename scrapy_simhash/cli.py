@@ -194,14 +194,11 @@ class ClusterKeeper:
     def decide(self, keys: Sequence[str], signatures: Sequence[Any]) -> list[Any]:
         """For each record: the Match it duplicates, or None (kept, or no signature)."""
         if not self.batched:
-            found = [
-                None if sig is None else self.index.check_and_add(key, sig)
-                for key, sig in zip(keys, signatures, strict=True)
-            ]
-            self.added += sum(
-                sig is not None and match is None
-                for sig, match in zip(signatures, found, strict=True)
-            )
+            found: list[Any] = []
+            for key, signature in zip(keys, signatures, strict=True):
+                match = None if signature is None else self.index.check_and_add(key, signature)
+                self.added += signature is not None and match is None  # counted as it is stored:
+                found.append(match)  # an index that fails part-way says what it kept
             return found
         from scrapy_simhash.index import Match
 

@@ -414,6 +414,32 @@ def test_cluster_keeper_equals_the_sequential_loop_within_and_across_chunks() ->
         assert got == expected, chunk
 
 
+def test_cluster_keeper_counts_what_it_stored_before_an_index_fails() -> None:
+    """Band indexes (here MinHash's) go record by record: when one check_and_add fails, the
+    records stored before it are counted (the CLI's "stopped after storing N" notice)."""
+    from scrapy_simhash.cli import ClusterKeeper
+
+    detector = get_detector("minhash")
+    index = detector.open_index("memory://")
+    real_check = index.check_and_add
+    calls = []
+
+    def failing_third_time(key, signature):
+        calls.append(key)
+        if len(calls) == 3:
+            raise OSError("disk full")
+        return real_check(key, signature)
+
+    index.check_and_add = failing_third_time
+    texts = [row["body"] for row in sample_rows()[:4]]
+    keeper = ClusterKeeper(detector, index)
+    assert not keeper.batched
+    with pytest.raises(OSError, match="disk full"):
+        keeper.decide(["a", "b", "c", "d"], [detector.signature(text) for text in texts])
+    assert calls == ["a", "b", "c"]
+    assert keeper.added == len(index) == 2
+
+
 def test_sign_batch_equals_signing_one_by_one() -> None:
     from scrapy_simhash.cli import sign_batch
 
