@@ -27,8 +27,16 @@ Failures: an unreachable server at open raises :class:`IndexUnavailable` naming 
 masked); a connection lost later raises :class:`IndexUnavailable` from the call that hit it (the
 Scrapy layer applies ``SIMHASH_ON_INDEX_ERROR``). Writes are never retried blindly (a script that
 ran but whose reply was lost would otherwise store a page twice); the next call reconnects by
-itself. If the server came back empty (restarted without persistence), the parameters are written
-again and the call proceeds on the now empty index.
+itself. One exception, resolved rather than retried: when ``check_and_add``'s command was sent but
+its reply was lost, the script may or may not have run, so the call at once (on a new connection,
+ignoring ``retry_interval``) queries the fingerprint at distance 0: if this very key is stored
+with it, the script stored it (``None``); otherwise the check runs once more (if the script ran
+and found a match, it stored nothing and finds the same match again). If that fails too, the
+error says the outcome is unknown. The one case this reads wrongly: the key was already stored
+with that very fingerprint before the call (an earlier crawl of the same URL); the page is then
+kept once more, and nothing is stored twice. ``add_many`` does not do this: a batch with a lost
+reply is an error, stored or not. If the server came back empty (restarted without persistence),
+the parameters are written again and the call proceeds on the now empty index.
 """
 
 from __future__ import annotations
@@ -262,6 +270,10 @@ class IndexUnavailable(NearDuplicateIndexError):
     """The index server cannot be reached (at open, or later: the call that hit it failed)."""
 
 
+class _ReplyLost(redis.ConnectionError):
+    """The command was sent but its reply was lost: it may or may not have run."""
+
+
 def validate_prefix(prefix: object) -> str:
     """A key prefix: 1-100 of letters, digits and ``_.:-`` (no wildcards, braces or spaces)."""
     if not isinstance(prefix, str) or not _PREFIX_RE.fullmatch(prefix):
@@ -410,8 +422,11 @@ class RedisIndex(NearDuplicateIndex):
             raise IndexUnavailable(f"{self._last_error}; next try in at most "
                                    f"{self.retry_interval:g}s")
 
-    def _run(self, args: list, doing: str) -> Any:
-        """Run the script once; re-create lost parameters (a server restarted empty) once."""
+    def _run(self, args: list, doing: str, *, raise_lost_reply: bool = False) -> Any:
+        """Run the script once; re-create lost parameters (a server restarted empty) once.
+
+        ``raise_lost_reply``: raise :class:`_ReplyLost` as it is (the caller resolves the unknown
+        outcome) instead of an index error."""
         self._check_reachable()
         for attempt in (1, 2):
             try:
@@ -420,6 +435,10 @@ class RedisIndex(NearDuplicateIndex):
                 except NoScriptError:  # a restarted server forgot it: load, then run it
                     self._client.script_load(_SCRIPT)
                     return self._evalsha(args)
+            except _ReplyLost as error:
+                if raise_lost_reply:
+                    raise
+                raise self._unavailable(error, doing) from error
             except redis.ResponseError as error:
                 if attempt == 1 and str(error).startswith(_NOMETA):
                     self._restore_parameters()
@@ -432,8 +451,14 @@ class RedisIndex(NearDuplicateIndex):
     def _evalsha(self, args: list) -> Any:
         """EVALSHA of the script. With a plain ``redis.Redis`` client the command is packed here
         and sent on a pooled connection: redis-py's generic path costs about as much client CPU
-        as the script costs Redis, and a crawler calls this once per page."""
+        as the script costs Redis, and a crawler calls this once per page.
+
+        A connection failure after the command was sent raises :class:`_ReplyLost` (the script
+        may have run); one before (connecting, sending) raises redis-py's error (it did not)."""
         if not self._direct:
+            # redis-py's generic path does not say whether a failure came before or after the
+            # command was sent: its connection errors stay plain ones (an index error, no
+            # resolution in check_and_add).
             return self._client.evalsha(self._script.sha, *self._script_call, *args)
         packed = [b"*%d\r\n" % (len(args) + self._head_count), self._head]
         for arg in args:
@@ -441,11 +466,15 @@ class RedisIndex(NearDuplicateIndex):
             packed.append(b"$%d\r\n%s\r\n" % (len(data), data))
         pool = self._client.connection_pool
         connection = pool.get_connection()
+        sent = False
         try:
             connection.send_packed_command([b"".join(packed)], check_health=False)
+            sent = True
             return connection.read_response()
-        except (redis.ConnectionError, redis.TimeoutError, OSError):
+        except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
             connection.disconnect()  # never reuse a connection that may hold a late reply
+            if sent:
+                raise _ReplyLost(str(error)) from error
             raise
         finally:
             pool.release(connection)
@@ -564,15 +593,39 @@ class RedisIndex(NearDuplicateIndex):
 
     def check_and_add(self, key: str, fingerprint: int) -> Match | None:
         """Atomic across every client of this index: of two near-duplicates checked at the same
-        moment anywhere, exactly one is stored."""
+        moment anywhere, exactly one is stored.
+
+        A reply lost after the command was sent (the script may have run) is resolved once, at
+        once, on a new connection: ``None`` if the index now holds this key with this fingerprint
+        (the script stored it), else the answer of one more check (see the module docstring). If
+        that fails too, the index error says the outcome is unknown."""
         self._check_open()
         value = self._fingerprint(fingerprint)
         args = ["C", self._fp_bytes, self._key_bytes, self.max_distance, self._encoded_key(key),
                 *self._lookup(value)]
-        reply = self._run(args, "check_and_add on")
+        try:
+            reply = self._run(args, "check_and_add on", raise_lost_reply=True)
+        except _ReplyLost as lost:
+            reply = self._resolve_lost_reply(self._key(key), value, args, lost)
         if reply is None:
             return None
         return self._match(reply[1], reply[2], reply[3])
+
+    def _resolve_lost_reply(self, key: str, value: int, args: list, lost: _ReplyLost) -> Any:
+        """The reply ``check_and_add(key, value)`` (script arguments ``args``) should have had.
+
+        The lost reply did not set ``_down_until``, so these calls reconnect at once; a failure
+        here is an index error as usual (and sets it), saying the outcome is unknown."""
+        try:
+            stored = self._matches(self._run(self._query_args(value, 0), "check_and_add on"))
+            if any(match.key == key and match.fingerprint == value for match in stored):
+                return None  # the first script ran and stored the page
+            return self._run(args, "check_and_add on")  # it never ran, or it found a match
+        except NearDuplicateIndexError as error:  # IndexUnavailable or a plain index error
+            raise type(error)(
+                f"{error}; outcome unknown: the reply of the first try was lost ({lost}), so "
+                "the page may or may not be stored"
+            ) from error
 
     def __len__(self) -> int:
         self._check_reachable()

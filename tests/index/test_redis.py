@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
+import socket
+import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -217,6 +221,153 @@ def test_housekeeping_on_an_unreachable_redis_is_an_index_error(tmp_path):
                 housekeeping()
         index.close()
     finally:
+        server.stop()
+
+
+# -- lost replies: a proxy that lets a script run on Redis but never shows its answer ----------
+
+
+class LossyProxy:
+    """A TCP proxy on 127.0.0.1 in front of a real Redis, forwarding bytes both ways.
+
+    :meth:`lose_next_evalsha_reply` arms it: the next EVALSHA a client sends reaches Redis (so
+    the script runs there), Redis's reply is read and discarded, ``then`` is called, and that
+    client's connection is closed: the client never sees the answer."""
+
+    def __init__(self, upstream_port: int) -> None:
+        self.upstream_port = upstream_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.armed = threading.Event()
+        self.lost = threading.Event()  # set once a reply was discarded
+        self.then: Callable[[], None] | None = None
+        self.sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, prefix: str) -> str:
+        """An index URI through the proxy; a long retry_interval (a resolution must not wait
+        for it) and a short socket timeout (no test waits long)."""
+        return f"redis://127.0.0.1:{self.port}/0?prefix={prefix}&retry_interval=60&socket_timeout=2"
+
+    def lose_next_evalsha_reply(self, then: Callable[[], None] | None = None) -> None:
+        self.then = then
+        self.armed.set()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=2)
+            except OSError:  # Redis is gone: so is this connection
+                client.close()
+                continue
+            upstream.settimeout(None)
+            self.sockets += [client, upstream]
+            lose = threading.Event()  # this connection's next reply is to be lost
+            threading.Thread(target=self._to_redis, args=(client, upstream, lose),
+                             daemon=True).start()
+            threading.Thread(target=self._to_client, args=(upstream, client, lose),
+                             daemon=True).start()
+
+    def _to_redis(self, client: socket.socket, upstream: socket.socket,
+                  lose: threading.Event) -> None:
+        try:
+            while data := client.recv(65536):
+                if self.armed.is_set() and b"EVALSHA" in data:
+                    self.armed.clear()
+                    lose.set()  # before the command reaches Redis, so before its reply
+                upstream.sendall(data)
+        except OSError:
+            pass
+        _shut(client, upstream)
+
+    def _to_client(self, upstream: socket.socket, client: socket.socket,
+                   lose: threading.Event) -> None:
+        try:
+            while data := upstream.recv(65536):
+                if lose.is_set():  # the script ran: drop its answer and the connection
+                    self.lost.set()
+                    if self.then is not None:
+                        self.then()
+                    break
+                client.sendall(data)
+        except OSError:
+            pass
+        _shut(client, upstream)
+
+    def close(self) -> None:
+        _shut(*self.sockets)
+
+
+def _shut(*sockets: socket.socket) -> None:
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+
+
+@pytest.fixture
+def lossy(redis_server):
+    proxy = LossyProxy(redis_server.port)
+    yield proxy
+    proxy.close()
+
+
+def test_a_lost_reply_after_the_page_was_stored_is_a_new_page_stored_once(lossy, redis_prefix):
+    """The script stored the page but its reply was lost: None (kept), stored exactly once; no
+    wait for retry_interval."""
+    page = (1 << 50) | 0b1010
+    with open_index(lossy.url(redis_prefix)) as index:
+        assert index.query(page) == []  # (the script is loaded)
+        lossy.lose_next_evalsha_reply()
+        started = time.monotonic()
+        assert index.check_and_add("https://a.example/1", page) is None
+        assert lossy.lost.is_set() and time.monotonic() - started < 2
+        assert len(index) == 1
+        assert index.query(page) == [Match("https://a.example/1", page, 0)]
+        assert index.check_and_add("https://a.example/2", page ^ 0b11) == Match(
+            "https://a.example/1", page, 2)
+        assert len(index) == 1
+
+
+def test_a_lost_reply_for_a_near_duplicate_is_its_match(lossy, redis_prefix):
+    """The script found a match (and stored nothing) but its reply was lost: that match."""
+    page = (1 << 50) | 0b1010
+    with open_index(lossy.url(redis_prefix)) as index:
+        assert index.check_and_add("https://a.example/1", page) is None
+        lossy.lose_next_evalsha_reply()
+        assert index.check_and_add("https://a.example/2", page ^ 1) == Match(
+            "https://a.example/1", page, 1)
+        assert lossy.lost.is_set()
+        assert len(index) == 1
+        assert index.query(page ^ 1) == [Match("https://a.example/1", page, 1)]
+
+
+def test_a_lost_reply_from_a_server_that_is_gone_is_an_error_saying_the_outcome_is_unknown(
+        tmp_path):
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path)
+    proxy = LossyProxy(server.port)
+    try:
+        index = open_index(proxy.url("gone"))
+        assert index.check_and_add("https://a.example/1", 1 << 40) is None
+        proxy.lose_next_evalsha_reply(then=server.stop)  # the script runs, then Redis stops
+        with pytest.raises(IndexUnavailable) as raised:
+            index.check_and_add("https://a.example/2", 1 << 41)
+        assert proxy.lost.is_set()
+        message = str(raised.value)
+        assert "Redis unreachable" in message
+        assert "outcome unknown: the reply of the first try was lost" in message
+        assert message.endswith("so the page may or may not be stored")
+        with pytest.raises(IndexUnavailable, match="next try"):  # fails fast, as usual
+            index.check_and_add("https://a.example/3", 1 << 42)
+        index.close()
+    finally:
+        proxy.close()
         server.stop()
 
 
