@@ -61,9 +61,13 @@ class DuplicateReport:
                 prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
             )
             self._file = open(handle, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-            if self.resume and self.path.is_file():
-                with open(self.path, encoding="utf-8") as previous:
-                    shutil.copyfileobj(previous, self._file)
+            try:
+                if self.resume and self.path.is_file():  # its bytes as they are, not decoded
+                    with open(self.path, "rb") as previous:
+                        shutil.copyfileobj(previous, self._file.buffer)  # (nothing buffered yet)
+            except BaseException:  # a full disk, say: no temporary file left behind
+                self.discard()
+                raise
 
     def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None) -> None:
         if self._file is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+from unittest import mock
 
 import pytest
 from scrapy import Spider
@@ -16,6 +18,30 @@ def test_a_report_path_that_is_a_folder_fails_when_the_report_opens(tmp_path):
     with pytest.raises(IsADirectoryError):
         DuplicateReport(tmp_path).open()
     assert list(tmp_path.iterdir()) == []
+
+
+
+def test_a_resumed_report_is_continued_byte_for_byte(tmp_path):
+    previous = tmp_path / "dups.jsonl"
+    earlier = b'{"kind": "page", "url": "http://a/\xff"}\n'  # not UTF-8: kept as it is
+    previous.write_bytes(earlier)
+    report = DuplicateReport(previous, resume=True)
+    report.write("page", "http://b/", "http://c/", 2)
+    report.close()
+    assert previous.read_bytes() == earlier + (
+        b'{"kind": "page", "url": "http://b/", "duplicate_of": "http://c/", "distance": 2}\n')
+
+
+def test_a_resumed_report_that_cannot_be_copied_leaves_no_temporary_file(tmp_path):
+    previous = tmp_path / "dups.jsonl"
+    previous.write_text('{"kind": "page", "url": "http://a/"}\n', encoding="utf-8")
+    report = DuplicateReport(previous, resume=True)
+    full = OSError(errno.ENOSPC, "No space left on device")
+    with mock.patch("shutil.copyfileobj", side_effect=full), pytest.raises(OSError, match="space"):
+        report.open()
+    assert list(tmp_path.iterdir()) == [previous]
+    report.close()  # nothing to move into place: the previous report stays
+    assert previous.read_text(encoding="utf-8") == '{"kind": "page", "url": "http://a/"}\n'
 
 
 def test_a_crawl_whose_index_was_unusable_leaves_the_previous_report(tmp_path, caplog):
