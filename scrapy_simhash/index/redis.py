@@ -441,7 +441,7 @@ class RedisIndex(NearDuplicateIndex):
                 raise self._unavailable(error, doing) from error
             except redis.ResponseError as error:
                 if attempt == 1 and str(error).startswith(_NOMETA):
-                    self._restore_parameters()
+                    self._restore_parameters(doing)
                     continue
                 raise self._unavailable(error, doing) from error
             except redis.RedisError as error:
@@ -479,13 +479,17 @@ class RedisIndex(NearDuplicateIndex):
         finally:
             pool.release(connection)
 
-    def _restore_parameters(self) -> None:
+    def _restore_parameters(self, doing: str) -> None:
+        """Write the parameters again (the server lost them); an index error if it cannot."""
         logger.warning(
             "%s lost its data (Redis restarted without persistence, or the keys were deleted): "
             "the index starts over empty", self.location,
         )
         flat = [part for pair in self._wanted.items() for part in pair]
-        self._open_script(keys=[self.meta_key], args=flat)
+        try:
+            self._open_script(keys=[self.meta_key], args=flat)
+        except redis.RedisError as error:  # not redis-py's own error out of the index
+            raise self._unavailable(error, doing) from error
 
     def _prepare_probes(self) -> None:
         """For multi-index hashing layouts: which probe columns are extra keys, per table."""
@@ -584,7 +588,7 @@ class RedisIndex(NearDuplicateIndex):
                 return pipe.execute()
             except redis.ResponseError as error:
                 if attempt == 1 and _NOMETA in str(error):
-                    self._restore_parameters()
+                    self._restore_parameters("query")
                     continue
                 raise self._unavailable(error, "query") from error
             except redis.RedisError as error:

@@ -241,6 +241,7 @@ class LossyProxy:
         self.armed = threading.Event()
         self.lost = threading.Event()  # set once a reply was discarded
         self.then: Callable[[], None] | None = None
+        self.let_through = 0
         self.sockets: list[socket.socket] = [self.listener]
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -249,8 +250,12 @@ class LossyProxy:
         for it) and a short socket timeout (no test waits long)."""
         return f"redis://127.0.0.1:{self.port}/0?prefix={prefix}&retry_interval=60&socket_timeout=2"
 
-    def lose_next_evalsha_reply(self, then: Callable[[], None] | None = None) -> None:
+    def lose_next_evalsha_reply(
+        self, then: Callable[[], None] | None = None, *, after: int = 0
+    ) -> None:
+        """``after``: let that many EVALSHA replies through first."""
         self.then = then
+        self.let_through = after
         self.armed.set()
 
     def _accept(self) -> None:
@@ -277,8 +282,11 @@ class LossyProxy:
         try:
             while data := client.recv(65536):
                 if self.armed.is_set() and b"EVALSHA" in data:
-                    self.armed.clear()
-                    lose.set()  # before the command reaches Redis, so before its reply
+                    if self.let_through:
+                        self.let_through -= 1
+                    else:
+                        self.armed.clear()
+                        lose.set()  # before the command reaches Redis, so before its reply
                 upstream.sendall(data)
         except OSError:
             pass
@@ -370,6 +378,20 @@ def test_a_lost_reply_from_a_server_that_is_gone_is_an_error_saying_the_outcome_
         proxy.close()
         server.stop()
 
+
+
+def test_parameters_that_cannot_be_written_again_are_an_index_error(lossy, redis_server,
+                                                                     redis_prefix):
+    """The server lost the index's keys; writing its parameters again loses the connection:
+    an IndexUnavailable, not redis-py's own ConnectionError."""
+    with open_index(lossy.url(redis_prefix)) as index:
+        assert index.check_and_add("https://a.example/1", 1 << 40) is None
+        client = redis_server.client()
+        client.delete(*client.keys(f"{{{redis_prefix}:*"))  # as a server restarted empty
+        lossy.lose_next_evalsha_reply(after=1)  # the check's reply (SIMHASH_NOMETA) goes through
+        with pytest.raises(IndexUnavailable, match=r"check_and_add on .*Redis unreachable"):
+            index.check_and_add("https://a.example/2", 1 << 41)
+        assert lossy.lost.is_set()
 
 # -- concurrent workers ------------------------------------------------------------------------
 
