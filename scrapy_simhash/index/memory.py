@@ -387,7 +387,7 @@ class FingerprintTables:
     def _probing_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """:meth:`search` for layouts with a probe radius: every probe of every run at once."""
         if _compiled_near_rows is not None:
-            return self._compiled_search(fingerprint, max_distance, probing=True)
+            return self._compiled_search(fingerprint, max_distance)
         query = split_words([fingerprint], self._words)[0]
         rows_found, distances_found = [], []
         runs = [run for run in self._levels if run is not None]
@@ -414,10 +414,8 @@ class FingerprintTables:
         }
         return sorted((dist, row) for row, dist in found.items())
 
-    def _compiled_search(
-        self, fingerprint: int, max_distance: int, *, probing: bool
-    ) -> list[tuple[int, int]]:
-        """:meth:`search` of one query with the compiled distance loops (the runs' candidates,
+    def _compiled_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
+        """:meth:`_probing_search` with the compiled distance loops (the runs' few candidates,
         then the insert buffer's rows): a few microseconds where numpy's calls on such small
         arrays cost ~45 us of the crawl's thread a page."""
         query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
@@ -425,12 +423,9 @@ class FingerprintTables:
         found: dict[int, int] = {}
         runs = [run for run in self._levels if run is not None]
         if runs:
-            probes = self._query_probes(fingerprint) if probing else None
+            probes = self._query_probes(fingerprint)
             for run in runs:
-                if probing:
-                    positions = self._query_candidates(run, probes)
-                else:
-                    positions = self._exact_candidates(run, fingerprint)
+                positions = self._query_candidates(run, probes)
                 if positions.size:
                     for dist, row in _compiled_near_listed(
                         data, run.rows, positions, query, max_distance
@@ -442,31 +437,10 @@ class FingerprintTables:
             found[row] = dist
         return sorted((dist, row) for row, dist in found.items())
 
-    def _exact_candidates(self, run: _Run, fingerprint: int) -> np.ndarray:
-        """Positions (int64) in ``run`` of the entries whose key equals one of the query's
-        table keys (layouts without a probe radius), table by table."""
-        probes = self._probe_keys(fingerprint)
-        tables = len(probes)
-        if self._probe_once:
-            both = np.array(probes + [p + 1 for p in probes], dtype=self._key_dtype)
-            bounds = run.keys.searchsorted(both).tolist()
-            lows, highs = bounds[:tables], bounds[tables:]
-        else:
-            left = np.array(probes, dtype=self._key_dtype)
-            lows = run.keys.searchsorted(left, side="left").tolist()
-            highs = run.keys.searchsorted(left, side="right").tolist()
-        spans = [np.arange(lo, hi, dtype=np.int64) for lo, hi in zip(lows, highs, strict=True)
-                 if hi > lo]
-        if not spans:
-            return np.empty(0, dtype=np.int64)
-        return spans[0] if len(spans) == 1 else np.concatenate(spans)
-
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """(distance, row) of every fingerprint within ``max_distance``, sorted."""
         if self._probing:
             return self._probing_search(fingerprint, max_distance)
-        if _compiled_near_rows is not None:
-            return self._compiled_search(fingerprint, max_distance, probing=False)
         query_words = [np.uint64((fingerprint >> (64 * w)) & MASK64) for w in range(self._words)]
         found: dict[int, int] = {}
         runs = [run for run in self._levels if run is not None]
@@ -498,7 +472,15 @@ class FingerprintTables:
                     ):
                         found[row] = dist
         end = self._fps.size
-        if end > self._sealed:
+        # The buffer's rows in the compiled loop; the runs' candidates above stay with numpy,
+        # which is faster for the thousands that narrow exact tables (17 for 128 bits) give.
+        if end > self._sealed and _compiled_near_rows is not None:
+            query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
+            for dist, row in _compiled_near_rows(
+                self._fps.data, self._sealed, end, query, max_distance
+            ):
+                found[row] = dist
+        elif end > self._sealed:
             buffered = np.arange(self._sealed, end)
             distance = self._distances(buffered, query_words)
             hits = np.flatnonzero(distance <= max_distance)
