@@ -152,7 +152,9 @@ class SimhashDownloaderMiddleware:
             return "not_html"
         if len(response.body) > self.max_body_size:
             return "too_large"
-        if looks_binary(response.body, response.encoding):  # an image or archive as text/html
+        # An image or archive as text/html. (Scrapy works ``response.encoding`` out anew at
+        # each read: it is read only for the rare body that looks binary, UTF-16 say.)
+        if looks_binary(response.body) and looks_binary(response.body, response.encoding):
             return "binary"
         return None
 
