@@ -33,14 +33,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 
-from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
+from scrapy_simhash.component import DedupComponent
 from scrapy_simhash.extract.parsing import looks_binary
-from scrapy_simhash.settings import load_config, read_bool
-from scrapy_simhash.workers import WorkerPool
 from scrapy_simhash.workers.tasks import page_signature
 
 if TYPE_CHECKING:
@@ -48,6 +45,8 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
     from scrapy.http import Request, Response
+
+    from scrapy_simhash.dedup import Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -71,33 +70,14 @@ class NearDuplicatePage(IgnoreRequest):
         self.distance = distance
 
 
-class SimhashDownloaderMiddleware:
+class SimhashDownloaderMiddleware(DedupComponent):
     """Fingerprints HTML responses and drops near-duplicates with :class:`NearDuplicatePage`."""
 
+    namespace = "pages"
+
     def __init__(self, crawler: Crawler) -> None:
-        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
-            raise NotConfigured("SIMHASH_ENABLED is False")
-        config = load_config(crawler.settings)
-        self.crawler = crawler
-        self.max_body_size = config.max_body_size
-        self.dedup = Deduplicator(crawler, config, build_detector(config), "pages")
-        self.workers = WorkerPool.of(crawler, config)
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SimhashDownloaderMiddleware:
-        return cls(crawler)
-
-    def spider_opened(self, spider: Any = None) -> None:
-        self.dedup.open()
-        if self.workers is not None:
-            self.workers.open("pages")
-
-    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
-        if self.workers is not None:
-            self.workers.close("pages")
-        self.dedup.close()
+        super().__init__(crawler)
+        self.max_body_size = self.config.max_body_size
 
     def process_response(
         self, request: Request, response: Response, spider: Any = None

@@ -16,16 +16,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy import signals
-from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.exceptions import DropItem
 
-from scrapy_simhash.dedup import Deduplicator, Outcome, build_detector
-from scrapy_simhash.settings import load_config, read_bool
-from scrapy_simhash.workers import WorkerPool
+from scrapy_simhash.component import DedupComponent
 from scrapy_simhash.workers.tasks import text_signature
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from scrapy_simhash.dedup import Outcome
 
 PRIORITY = 300
 
@@ -75,35 +74,16 @@ def _collect_text(value: Any, parts: list[str], depth: int = 0) -> None:
 _MAX_FIELD_DEPTH = 8  # nested lists and dicts deeper than this are left out
 
 
-class SimhashPipeline:
+class SimhashPipeline(DedupComponent):
     """Fingerprints each item's text fields and drops near-duplicates with NearDuplicateItem."""
 
+    namespace = "items"
+
     def __init__(self, crawler: Crawler) -> None:
-        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
-            raise NotConfigured("SIMHASH_ENABLED is False")
-        config = load_config(crawler.settings)
-        self.crawler = crawler
-        self.fields = config.item_fields
-        self.key_field = config.item_key_field
-        self.dedup = Deduplicator(crawler, config, build_detector(config), "items")
-        self.workers = WorkerPool.of(crawler, config)
+        super().__init__(crawler)
+        self.fields = self.config.item_fields
+        self.key_field = self.config.item_key_field
         self._unkeyed = 0
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
-        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SimhashPipeline:
-        return cls(crawler)
-
-    def spider_opened(self, spider: Any = None) -> None:
-        self.dedup.open()
-        if self.workers is not None:
-            self.workers.open("items")
-
-    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
-        if self.workers is not None:
-            self.workers.close("items")
-        self.dedup.close()
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """The item, or (with worker processes) a coroutine that returns it; raises

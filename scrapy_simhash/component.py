@@ -1,0 +1,54 @@
+"""What the downloader middleware and the item pipeline share: start-up and shutdown.
+
+Each is a :class:`DedupComponent` with its own index namespace (``pages``, ``items``): it reads
+the settings (a bad value fails here, naming the setting), builds its
+:class:`~scrapy_simhash.dedup.Deduplicator` and takes the crawl's worker pool, and opens and
+closes both with the spider.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+from scrapy_simhash.dedup import Deduplicator, build_detector
+from scrapy_simhash.settings import SimhashConfig, load_config, read_bool
+from scrapy_simhash.workers import WorkerPool
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+
+class DedupComponent:
+    """A Scrapy component that checks one kind of thing against its own index namespace."""
+
+    #: The index namespace, also the worker pool's name for this component.
+    namespace: ClassVar[str]
+
+    def __init__(self, crawler: Crawler) -> None:
+        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
+            raise NotConfigured("SIMHASH_ENABLED is False")
+        self.crawler = crawler
+        self.config: SimhashConfig = load_config(crawler.settings)
+        self.dedup = Deduplicator(crawler, self.config, build_detector(self.config),
+                                  self.namespace)
+        self.workers = WorkerPool.of(crawler, self.config)
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Any = None) -> None:
+        self.dedup.open()
+        if self.workers is not None:
+            self.workers.open(self.namespace)
+
+    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        if self.workers is not None:
+            self.workers.close(self.namespace)
+        self.dedup.close()

@@ -1,0 +1,39 @@
+"""DedupComponent: the start-up and shutdown the middleware and the pipeline share."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.component import DedupComponent
+from scrapy_simhash.middleware import SimhashDownloaderMiddleware
+from scrapy_simhash.pipeline import SimhashPipeline
+from scrapy_simhash.settings import SimhashSettingError
+
+
+class Notes(DedupComponent):
+    namespace = "notes"
+
+
+def test_a_component_has_its_own_namespace_opened_and_closed_with_the_spider(tmp_path):
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0,
+                                   "SIMHASH_INDEX_URI": f"sqlite:///{tmp_path / 'seen.db'}"})
+    component = Notes.from_crawler(crawler)
+    assert isinstance(component, Notes) and component.crawler is crawler
+    assert component.dedup.index is None  # opened with the spider, not before
+    component.spider_opened()
+    assert component.dedup.index.namespace == "notes"
+    assert component.dedup.check("n1", lambda: 1 << 70).dropped is False
+    component.spider_closed()
+    assert crawler.stats.get_value("simhash/index/notes/size") == 1
+
+
+@pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline, Notes])
+def test_disabled_or_misconfigured_components_fail_at_start_up(component):
+    with pytest.raises(NotConfigured, match="SIMHASH_ENABLED is False"):
+        component.from_crawler(get_crawler(Spider, {"SIMHASH_ENABLED": False,
+                                                    "SIMHASH_BITS": "many"}))
+    with pytest.raises(SimhashSettingError, match="SIMHASH_BITS"):
+        component.from_crawler(get_crawler(Spider, {"SIMHASH_BITS": "many"}))
