@@ -38,7 +38,7 @@ first batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -384,23 +384,30 @@ class FingerprintTables:
             int(self._key_mask), int(self._key_shift),
         )
 
+    def _runs_with_candidates(self, fingerprint: int) -> Iterator[tuple[_Run, np.ndarray]]:
+        """(run, positions of one query's candidates in it) for each sealed run that has some
+        (probing layouts)."""
+        runs = [run for run in self._levels if run is not None]
+        if not runs:
+            return
+        probes = self._query_probes(fingerprint)
+        for run in runs:
+            positions = self._query_candidates(run, probes)
+            if positions.size:
+                yield run, positions
+
     def _probing_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """:meth:`search` for layouts with a probe radius: every probe of every run at once."""
         if _compiled_near_rows is not None:
             return self._compiled_search(fingerprint, max_distance)
         query = split_words([fingerprint], self._words)[0]
         rows_found, distances_found = [], []
-        runs = [run for run in self._levels if run is not None]
-        if runs:
-            probes = self._query_probes(fingerprint)
-            for run in runs:
-                positions = self._query_candidates(run, probes)
-                if positions.size:
-                    rows = run.rows[positions]
-                    distance = self._distances(rows, query)
-                    near = distance <= max_distance
-                    rows_found.append(rows[near])
-                    distances_found.append(distance[near])
+        for run, positions in self._runs_with_candidates(fingerprint):
+            rows = run.rows[positions]
+            distance = self._distances(rows, query)
+            near = distance <= max_distance
+            rows_found.append(rows[near])
+            distances_found.append(distance[near])
         end = self._fps.size
         if end > self._sealed:
             distance = self._distances(slice(self._sealed, end), query)
@@ -421,16 +428,9 @@ class FingerprintTables:
         query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
         data = self._fps.data
         found: dict[int, int] = {}
-        runs = [run for run in self._levels if run is not None]
-        if runs:
-            probes = self._query_probes(fingerprint)
-            for run in runs:
-                positions = self._query_candidates(run, probes)
-                if positions.size:
-                    for dist, row in _compiled_near_listed(
-                        data, run.rows, positions, query, max_distance
-                    ):
-                        found[row] = dist
+        for run, positions in self._runs_with_candidates(fingerprint):
+            for dist, row in _compiled_near_listed(data, run.rows, positions, query, max_distance):
+                found[row] = dist
         for dist, row in _compiled_near_rows(
             data, self._sealed, self._fps.size, query, max_distance
         ):
