@@ -16,10 +16,12 @@ replaced: the components fall back to computing signatures inline.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import pickle
 import sys
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 from weakref import WeakKeyDictionary
@@ -232,11 +234,14 @@ class _WorkerProtocol(protocol.ProcessProtocol):
                 settle(culprit[0], error=WorkerError(self.cause))
 
     def kill(self, cause: str) -> None:
+        """Kill the process and give up on it at once: the task it was on fails, the ones behind
+        it go on, and whatever it still writes is ignored. (Its end may come late, or never on a
+        reactor without SIGCHLD handling while a process it forked holds its pipe open.)"""
         self.cause = cause
-        try:
+        with contextlib.suppress(Exception):  # already gone
             self.transport.signalProcess("KILL")
-        except Exception:  # already gone
-            self._lost()
+        self._lost()
+        self._reap(REAP_ATTEMPTS)
 
     def close(self) -> None:
         """End of input: the worker answers what it has, then exits."""
@@ -258,6 +263,7 @@ class WorkerPool:
         self._components: set[str] = set()
         self._closing = False
         self._watchdog: Any = None
+        self._last_check: float | None = None  # when the watchdog last looked
         self._logged: set[str] = set()
 
     @classmethod
@@ -416,16 +422,21 @@ class WorkerPool:
     # -- failures ----------------------------------------------------------------------------
 
     def now(self) -> float:
-        from twisted.internet import reactor
-
-        return reactor.seconds()
+        """Seconds on a clock that no change of the system's time moves."""
+        return time.monotonic()
 
     def _check_timeouts(self) -> None:
         timeout = self.config.worker_timeout
         now = self.now()
-        for worker in self.workers:
+        late = 0.0 if self._last_check is None else now - self._last_check - WATCHDOG_INTERVAL
+        self._last_check = now
+        for worker in list(self.workers):  # (a worker killed here is replaced in the list)
             if not worker.alive:
                 continue
+            if late > WATCHDOG_INTERVAL:  # the reactor was held up (a slow callback): answers
+                worker.started += late  # may be waiting unread, so that time is not counted
+                if worker.busy_since is not None:  # against the worker
+                    worker.busy_since += late
             if worker.busy_since is not None and now - worker.busy_since > timeout:
                 worker.kill(f"one task took longer than SIMHASH_WORKER_TIMEOUT={timeout:g} s")
             elif not worker.ready and now - worker.started > timeout:

@@ -238,20 +238,30 @@ class _FakeTransport:
 
     def __init__(self) -> None:
         self.signals: list[str] = []
+        self.reaped = False
 
     def signalProcess(self, name: str) -> None:
         self.signals.append(name)
 
+    def reapProcess(self) -> None:
+        self.reaped = True
+        self.pid = None
 
-def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready():
-    pool = WorkerPool(get_crawler(settings_dict={}), SimhashConfig(workers=1, worker_timeout=1), 1)
+
+def _timed_pool(monkeypatch, workers: int = 1, timeout: float = 1) -> tuple[WorkerPool, list]:
+    """A pool on a clock the test moves (``clock[0]``), whose lost workers are not replaced."""
+    pool = WorkerPool(get_crawler(settings_dict={}),
+                      SimhashConfig(workers=workers, worker_timeout=timeout), workers)
     clock = [100.0]
     pool.now = lambda: clock[0]
-    read_end, write_end = open_pipe()
-    worker = _WorkerProtocol(pool, pool.config, FrameWriter(write_end))
-    worker.transport = _FakeTransport()
-    pool.workers.append(worker)
-    worker.send(("text", "queued behind a lost worker"))
+    monkeypatch.setattr(pool, "_spawn", lambda: None)
+    return pool, clock
+
+
+def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready(monkeypatch):
+    pool, clock = _timed_pool(monkeypatch)
+    worker, read_end = _fake_worker(pool, ready=False)
+    task = worker.send(("text", "queued behind a lost worker"))
     clock[0] += 0.9  # its start-up: 0.9 s, within SIMHASH_WORKER_TIMEOUT
     worker.outReceived(encode_frame(("ready", None, 0.0, None)))
     clock[0] += 0.9  # 1.8 s after the task was queued, 0.9 s after the worker could begin it
@@ -261,8 +271,39 @@ def test_tasks_handed_to_a_starting_worker_are_timed_from_when_it_is_ready():
     pool._check_timeouts()
     assert worker.transport.signals == ["KILL"]
     assert worker.cause == "one task took longer than SIMHASH_WORKER_TIMEOUT=1 s"
-    worker.writer.abort()
+    # given up on at once, not when (or if) the process's end is heard of
+    assert not worker.alive and worker not in pool.workers and worker.transport.reaped
+    assert str(_failure_of(task)) == worker.cause
     os.close(read_end)
+
+
+def test_time_the_reactor_was_held_up_is_not_counted_against_a_worker(monkeypatch):
+    """A slow callback blocks the reactor: answers wait unread, and the watchdog's next round
+    comes late. That time is not the worker's; a worker really stuck is still killed."""
+    pool, clock = _timed_pool(monkeypatch, timeout=2)
+    worker, read_end = _fake_worker(pool, ready=True)
+    worker.send(("text", "answered, but not read yet"))
+    clock[0] += 1.0
+    pool._check_timeouts()
+    clock[0] += 2.5  # the next round, 1.5 s late: 3.5 s since the task began
+    pool._check_timeouts()
+    assert worker.transport.signals == []
+    clock[0] += 1.05  # a round on time: 2.05 s of the task counted
+    pool._check_timeouts()
+    assert worker.transport.signals == ["KILL"]
+    os.close(read_end)
+
+
+def test_the_watchdog_looks_at_every_worker_when_it_kills_one(monkeypatch):
+    pool, clock = _timed_pool(monkeypatch, workers=2)
+    (first, first_read), (second, second_read) = (_fake_worker(pool, ready=True) for _ in "ab")
+    tasks = [first.send(("text", "stuck")), second.send(("text", "stuck too"))]
+    clock[0] += 1.5
+    pool._check_timeouts()  # the first is killed and leaves the list
+    assert first.transport.signals == second.transport.signals == ["KILL"]
+    assert all(isinstance(_failure_of(task), WorkerError) for task in tasks)
+    os.close(first_read)
+    os.close(second_read)
 
 
 def test_settings_that_cannot_be_sent_to_a_worker_mean_inline_work(caplog):
