@@ -26,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet.defer import CancelledError as DeferredCancelled
+
 from scrapy_simhash.report import CrawlSession
 from scrapy_simhash.settings import SimhashConfig, SimhashSettingError, setting_for_error
 from scrapy_simhash.workers import WorkerError
@@ -318,6 +320,8 @@ class Deduplicator:
                     seconds = time.perf_counter() - started
             except WorkerError as error:
                 failure = (error, "worker_error")
+            except DeferredCancelled:  # a Deferred waiter (reactors without asyncio) cancelled:
+                raise  # the check is, too (asyncio's CancelledError is no Exception anyway)
             except Exception as error:  # the extractor raised, inline or in a worker
                 failure = (error, "error")
                 seconds = time.perf_counter() - started if offloaded is None else 0.0

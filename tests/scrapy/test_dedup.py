@@ -109,3 +109,33 @@ def test_error_kinds_take_a_redis_reply_code_from_the_wrapped_error():
     assert kinds == ["NearDuplicateIndexError OOM", "NearDuplicateIndexError NOREPLICAS",
                      "NearDuplicateIndexError"]
     assert error_kind(OSError("NO SPACE")) == "OSError"  # an OS error's text is no code
+
+
+def test_a_check_cancelled_on_a_twisted_reactor_is_cancelled_not_a_signature_error(caplog):
+    """Without asyncio the worker's answer is a Deferred, and Twisted's CancelledError is an
+    Exception: it must end the check, not be counted as an extractor failure."""
+    from scrapy import Spider
+    from scrapy.utils.test import get_crawler
+    from twisted.internet.defer import CancelledError, Deferred
+
+    from scrapy_simhash.dedup import Deduplicator, build_detector
+    from scrapy_simhash.settings import load_config
+
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0})
+    config = load_config(crawler.settings)
+    dedup = Deduplicator(crawler, config, build_detector(config), "pages")
+    dedup.open()
+    answer: Deferred = Deferred()  # what a worker was handed
+    check = Deferred.fromCoroutine(
+        dedup.check_in_order("http://a.test/1", lambda subject: 1 << 70, "page", answer)
+    )
+    check.cancel()  # an extension cancelling the download, say
+    failures = []
+    check.addErrback(failures.append)
+    assert [type(failure.value) for failure in failures] == [CancelledError]
+    assert crawler.stats.get_value("simhash/pages/skipped/error") is None
+    assert "signature" not in caplog.text
+    later = Deferred.fromCoroutine(  # its ticket was released: the next check is decided
+        dedup.check_in_order("http://a.test/2", lambda subject: 1 << 70, "page"))
+    assert later.result.action == "kept"
+    dedup.close()
