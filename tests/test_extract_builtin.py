@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_simhash.extract import extract_main_text
-from scrapy_simhash.extract.builtin import base_scores, teaser_cards
+from scrapy_simhash.extract import builtin, extract_main_text
+from scrapy_simhash.extract.builtin import HEADLINE_MAX_CHARS, base_scores, headline, teaser_cards
 from scrapy_simhash.extract.hints import CHROME, NEUTRAL, POSITIVE, WEAK_CHROME, attribute_hint
 from scrapy_simhash.extract.parsing import parse_html
 from scrapy_simhash.extract.segment import segment
@@ -241,3 +241,73 @@ def test_dated_sentences_are_not_post_dates():
     )
     text = extract_main_text(f"<html><body>{paragraphs}</body></html>", include_title=False)
     assert all(post[2] in text for post in POSTS)
+
+
+WORDS = "harbour council swimmer summer engineer spring wall pool gallery tank winter fee".split()
+
+
+def _sentences(count: int, offset: int = 0) -> list[str]:
+    """``count`` distinct 20-word sentences, the same on every run."""
+    return [
+        " ".join(WORDS[(n * 7 + i * 5 + n // len(WORDS)) % len(WORDS)] for i in range(20))
+        + f" number {n}."
+        for n in range(offset, offset + count)
+    ]
+
+
+def _counting(monkeypatch, name: str) -> list[int]:
+    """Wrap builtin.<name> (a one-string function) and record the length of every input."""
+    lengths: list[int] = []
+    original = getattr(builtin, name)
+
+    def wrapper(text: str, *args):
+        lengths.append(len(text))
+        return original(text, *args)
+
+    monkeypatch.setattr(builtin, name, wrapper)
+    return lengths
+
+
+def test_nested_unclosed_headings_are_read_once(monkeypatch):
+    """1,000 unclosed <h2>s each hold the rest of the page; the headline must not re-read it
+    per heading (quadratic: seconds on this 150 KB page, minutes on a few MB)."""
+    sentences = _sentences(1000)
+    body = "<html><head><title>Qqq Xxx</title></head><body>" + "".join(
+        f"<h2><div><p>{sentence}</p>" for sentence in sentences
+    )
+    text = extract_main_text(body)
+    assert text.startswith("Qqq Xxx\n")  # no heading is the title: it stands in for them
+    assert all(sentence in text for sentence in sentences)
+
+    page = segment(parse_html(body))
+    assert sum(tag == "h2" for tag in page.node_tag) == 1000
+    normalized = _counting(monkeypatch, "_normalize")
+    compared = _counting(monkeypatch, "_token_set")
+    assert headline(page) == "Qqq Xxx"
+    # Each block is normalised at most once, whatever the nesting, and no heading longer than
+    # HEADLINE_MAX_CHARS reaches the comparison with the title.
+    assert sum(normalized) <= sum(len(block) for block in page.block_text)
+    assert max(compared, default=0) <= HEADLINE_MAX_CHARS
+
+
+def test_a_heading_longer_than_a_headline_is_skipped():
+    long = " ".join(_sentences(40))  # a section in heading markup, well over the cap
+    assert len(long) > HEADLINE_MAX_CHARS
+    # The heading matches the title but is too long for a headline: the title stands.
+    html = f"<html><head><title>{long}</title></head><body><h1>{long} And more.</h1></body>"
+    assert headline(segment(parse_html(html))) == long
+    short = " ".join(_sentences(2))
+    html = f"<html><head><title>{short}</title></head><body><h1>{short} And more.</h1></body>"
+    assert headline(segment(parse_html(html))) == f"{short} And more."  # a short one wins
+
+
+def test_a_huge_title_is_read_once_not_per_heading(monkeypatch):
+    title = " ".join(_sentences(600))  # about 90 KB
+    names = [f"Appendix {n} of the report" for n in range(300)]  # none matches the title
+    headings = "".join(f"<h1>{name}</h1><p>Text.</p>" for name in names)
+    page = segment(parse_html(f"<html><head><title>{title}</title></head><body>{headings}</body>"))
+    compared = _counting(monkeypatch, "_token_set")
+    assert headline(page) == title  # no heading matches: the title stands
+    # The title (and og:title) is tokenised once, cut to HEADLINE_MAX_CHARS, not per heading;
+    # each heading once per title it is compared with.
+    assert sum(compared) <= 2 * (HEADLINE_MAX_CHARS + sum(len(name) for name in names))

@@ -67,6 +67,11 @@ CJK_HALF_WEIGHT = CJK_CHAR_WEIGHT / 2  # per extra UTF-8 byte (a CJK character a
 LINK_DENSITY_LIMIT = 0.5  # above it, short or unpunctuated text is a link list
 LINKED_PROSE_UNITS = 20
 HEADING_MAX_UNITS = 30  # a longer "heading" is a paragraph in heading markup
+# A headline candidate (an h1/h2 with the text of all nested in it) is dropped as soon as its
+# text passes this: a headline is short (HEADING_MAX_UNITS, some 200 characters of Latin text);
+# a longer one is a paragraph or a whole section in heading markup. The cap is 15 times that,
+# yet bounds the work per heading, so thousands of unclosed nested headings stay cheap.
+HEADLINE_MAX_CHARS = 3_000
 LINK_PENALTY = 0.5
 UNPUNCTUATED_MAX_UNITS = 20
 TINY_UNITS = 4
@@ -450,27 +455,54 @@ def _token_set(text: str) -> set[str]:
     return set(_WORD_RE.findall(text.lower())) | set(_CJK_RE.findall(text))
 
 
-def _similar(a: str, b: str) -> bool:
+def _similar(a: str, b: str, tokens_b: set[str]) -> bool:
+    """Whether ``a`` and ``b`` name the same thing; ``tokens_b`` is ``_token_set(b)``."""
     if not a or not b:
         return False
     if a in b or b in a:
         return True
-    tokens_a, tokens_b = _token_set(a), _token_set(b)
+    tokens_a = _token_set(a)
     if not tokens_a or not tokens_b:
         return False
     return len(tokens_a & tokens_b) / min(len(tokens_a), len(tokens_b)) >= 0.7
+
+
+def _heading_text(texts: list[str], start: int, end: int, normalized: dict[int, str]) -> str:
+    """``_normalize(" ".join(texts[start:end]))``, or "" once that exceeds HEADLINE_MAX_CHARS.
+
+    Built block by block and each block normalised once per page, so the work per heading is
+    bounded even when headings nest thousands deep (each holding the rest of the page)."""
+    parts: list[str] = []
+    size = -1  # len(" ".join(parts))
+    for block in range(start, end):
+        text = normalized.get(block)
+        if text is None:
+            text = normalized[block] = _normalize(texts[block])
+        size += len(text) + 1  # a blank block (segment emits none) counts its separator too
+        if size > HEADLINE_MAX_CHARS:
+            return ""
+        if text:
+            parts.append(text)
+    return " ".join(parts)
 
 
 def headline(page: Segmented) -> str:
     """The page's headline: the h1/h2 that matches the <title> or og:title, else that title."""
     declared = page.meta_title or page.title
     cleaned = _clean_title(declared)
+    # The titles as the headings see them: read once, and no longer than a heading may be, so
+    # that a huge <title> does not cost its length again for every heading either.
+    declared_cut, cleaned_cut = declared[:HEADLINE_MAX_CHARS], cleaned[:HEADLINE_MAX_CHARS]
+    declared_tokens, cleaned_tokens = _token_set(declared_cut), _token_set(cleaned_cut)
     node_tag, node_start, node_end = page.node_tag, page.node_start, page.node_end
+    normalized: dict[int, str] = {}  # block -> its normalised text, shared by nested headings
     for index, tag in enumerate(node_tag):
         if tag == "h1" or tag == "h2":
-            heading = _normalize(" ".join(page.block_text[node_start[index] : node_end[index]]))
+            heading = _heading_text(page.block_text, node_start[index], node_end[index], normalized)
             if heading and (
-                not cleaned or _similar(heading, cleaned) or _similar(heading, declared)
+                not cleaned
+                or _similar(heading, cleaned_cut, cleaned_tokens)
+                or _similar(heading, declared_cut, declared_tokens)
             ):
                 return heading
     return cleaned
