@@ -17,6 +17,7 @@ from scrapy_simhash.extract.decoding import (
     utf8_expectation,
 )
 from scrapy_simhash.extract.parsing import looks_binary
+from scrapy_simhash.fingerprint import Fingerprinter
 
 SIMPLIFIED = "潮汐电站几乎没有声音。渔民们说，在防波堤上晒太阳的海豹没有离开，海底调查也没有发现。"
 TRADITIONAL = "潮汐電站幾乎沒有聲音。漁民們說，在防波堤上曬太陽的海豹沒有離開，海底調查也沒有發現。"
@@ -295,3 +296,179 @@ def test_a_utf16_label_in_the_page_itself_means_utf8(label):
     body = f'<?xml version="1.0" encoding="{label}"?><p>{SIMPLIFIED}</p>'.encode()
     assert sniff_declared_encoding(body) == "utf-8"
     assert SIMPLIFIED in decode_html(body + b"\xa0")
+
+
+# -- Labels: only the WHATWG Encoding Standard's (and UTF-32's) name a codec ---------------
+
+PYTHON_ONLY_CODECS = [
+    "punycode",
+    "utf-7",
+    "UTF_7",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "zlib",
+    "base64",
+    "rot13",
+    "idna",
+]
+
+
+@pytest.mark.parametrize("label", PYTHON_ONLY_CODECS)
+def test_python_only_codec_names_are_unknown_labels(label):
+    # punycode decodes in quadratic time; utf-7 turns "+ADw-script+AD4-" into "<script>"
+    assert normalize_encoding(label) is None
+    unknown = page(FRENCH * 3, "x-no-such-charset").encode("cp1252") + b"-" + b"a" * 2000
+    body = unknown.replace(b"x-no-such-charset", label.encode())
+    assert sniff_declared_encoding(body) is None
+    assert decode_html(body) == decode_html(unknown).replace("x-no-such-charset", label)
+    assert decode_html(unknown, label) == decode_html(unknown)  # as a header's label
+    fingerprinter = Fingerprinter()
+    expected = fingerprinter.fingerprint_html(unknown)
+    assert expected is not None
+    assert fingerprinter.fingerprint_html(body) == expected
+    assert fingerprinter.fingerprint_html(unknown, label) == expected
+
+
+def test_a_utf7_label_does_not_turn_ascii_into_markup():
+    body = page("+ADw-script+AD4-alert(1)+ADw-/script+AD4- " + "plain words " * 10).encode()
+    assert "<script>" not in decode_html(body, "utf-7")
+    assert "+ADw-script+AD4-alert(1)" in extract_main_text(body, "utf-7")
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("iso-2022-jp", "iso2022_jp"),
+        ("iso2022_jp", "iso2022_jp"),  # Scrapy's response.encoding: the codec's own name
+        ("csISO2022JP", "iso2022_jp"),
+        ("euc-jp", "euc_jp"),
+        ("windows-1251", "cp1251"),
+        ("koi8-r", "koi8-r"),
+        ("cp932", "cp932"),
+        ("utf-16-le", "utf-16-le"),
+        ("utf-32", "utf-32"),
+        ("utf-32le", "utf-32-le"),
+        ("UTF-32BE", "utf-32-be"),
+        ("utf_32_le", "utf-32-le"),
+        ("latin_1", "cp1252"),
+        ("cp936", "gb18030"),
+    ],
+)
+def test_whatwg_labels_and_codec_names_are_known(label, expected):
+    assert normalize_encoding(label) == expected
+
+
+# -- ISO-2022-JP: 7-bit, so all ASCII bytes, but not ASCII text ----------------------------
+
+JAPANESE = "潮の満ち引きで動く発電所が、月曜日に運転を始めました。" * 5
+# A change of script (kanji/kana <-> ASCII) every few characters: an ESC sequence each time.
+JAPANESE_SWITCHING = "".join(f"{i}号機は{i * 7}時に{chr(65 + i % 26)}棟で" for i in range(60))
+
+
+@pytest.mark.parametrize("text", [JAPANESE, JAPANESE_SWITCHING])
+@pytest.mark.parametrize(
+    ("in_meta", "header"),
+    [(False, "iso-2022-jp"), (False, "iso2022_jp"), (True, None), (True, "iso-2022-jp")],
+)
+def test_iso2022jp_pages_are_decoded_with_their_codec(text, in_meta, header):
+    html = page(text, "iso-2022-jp" if in_meta else None)
+    body = html.encode("iso2022_jp")
+    assert body.isascii() and b"\x1b$B" in body
+    assert utf8_expectation(body, header) == NOT_UTF8
+    assert not is_utf8_page(body, header)
+    assert decode_html(body, header) == html
+    assert text in extract_main_text(body, header)
+    fingerprinter = Fingerprinter()
+    expected = fingerprinter.fingerprint_html(page(text).encode("utf-8"))
+    assert expected is not None
+    assert fingerprinter.fingerprint_html(body, header) == expected
+
+
+def test_an_ascii_page_labelled_iso2022jp_reads_as_ascii():
+    body = page("plain words " * 10, "iso-2022-jp").encode("ascii")
+    assert decode_html(body) == body.decode("ascii")
+    assert "plain words" in extract_main_text(body, "iso-2022-jp")
+
+
+def test_iso2022jp_escapes_are_not_control_bytes():
+    body = page(JAPANESE_SWITCHING).encode("iso2022_jp")
+    assert body.count(b"\x1b") * 10 > len(body)  # over 10% ESC bytes
+    assert looks_binary(body)  # without a label: too many control bytes
+    for label in ("iso-2022-jp", "ISO-2022-JP", "iso2022_jp", "csiso2022jp"):
+        assert not looks_binary(body, label)
+    assert looks_binary(body, "utf-8")
+    assert not looks_binary(page(JAPANESE_SWITCHING, "iso-2022-jp").encode("iso2022_jp"))
+
+
+def test_binary_stays_binary_with_an_iso2022_label():
+    body = bytes(range(32)) * 100
+    assert looks_binary(body)
+    assert looks_binary(body, "iso-2022-jp")
+
+
+# -- UTF-32 ---------------------------------------------------------------------------------
+
+UTF32_PAGES = [
+    # (body, header label)
+    (codecs.BOM_UTF32_BE + page(SIMPLIFIED + " " + FRENCH).encode("utf-32-be"), None),
+    (codecs.BOM_UTF32_LE + page(SIMPLIFIED + " " + FRENCH).encode("utf-32-le"), None),
+    (codecs.BOM_UTF32_BE + page(SIMPLIFIED + " " + FRENCH).encode("utf-32-be"), "iso-8859-1"),
+    (page(SIMPLIFIED + " " + FRENCH).encode("utf-32-le"), "utf-32le"),
+    (page(SIMPLIFIED + " " + FRENCH).encode("utf-32-le"), "utf-32-le"),  # Scrapy's name
+    (page(SIMPLIFIED + " " + FRENCH).encode("utf-32-be"), "UTF-32BE"),
+]
+
+
+@pytest.mark.parametrize(("body", "label"), UTF32_PAGES)
+def test_utf32_pages_are_text_and_decode(body, label):
+    html = page(SIMPLIFIED + " " + FRENCH)
+    assert not looks_binary(body, label)
+    assert decode_html(body, label) == html
+    text = extract_main_text(body, label)
+    assert SIMPLIFIED in text and FRENCH in text
+    fingerprinter = Fingerprinter()
+    assert fingerprinter.fingerprint_html(body, label) == fingerprinter.fingerprint_html(
+        html.encode("utf-8")
+    )
+
+
+def test_a_utf32_page_without_a_bom_needs_its_label():
+    body = page(SIMPLIFIED + " " + FRENCH).encode("utf-32-le")
+    assert looks_binary(body)
+    assert not looks_binary(body, "utf-32le")
+
+
+# -- looks_binary(body, encoding) never calls binary what looks_binary(body) calls text ------
+
+LOOKS_BINARY_BODIES = [
+    page(JAPANESE_SWITCHING).encode("iso2022_jp"),
+    page(JAPANESE_SWITCHING, "iso-2022-jp").encode("iso2022_jp"),
+    page(JAPANESE).encode("iso2022_jp"),
+    *(body for body, _ in UTF32_PAGES),
+    page(SIMPLIFIED).encode("utf-16-le"),
+    page(SIMPLIFIED).encode("gbk"),
+    codecs.BOM_UTF8 + page(SIMPLIFIED).encode("utf-8"),
+    bytes(range(32)) * 100,
+    b"\x1b" * 50 + page("x", "iso-2022-jp").encode(),
+    b"\x00" * 4000,
+]
+LOOKS_BINARY_LABELS = [
+    None,
+    "utf-8",
+    "iso-2022-jp",
+    "iso2022_jp",
+    "iso-2022-kr",
+    "utf-32le",
+    "utf-32be",
+    "utf-16",
+    "gbk",
+    "punycode",
+    "no-such-charset",
+]
+
+
+@pytest.mark.parametrize("body", LOOKS_BINARY_BODIES)
+def test_a_label_never_makes_text_binary(body):
+    without = looks_binary(body)
+    for label in LOOKS_BINARY_LABELS:
+        assert without or not looks_binary(body, label), label

@@ -15,7 +15,8 @@ Rules (in order), following browsers where they are sound and the real web where
 GB2312 and GBK labels decode as GB18030 (their superset), Big5 as Big5-HKSCS, Latin-1 and ASCII
 as cp1252, UTF-16 without a byte-order mark as UTF-16LE (the WHATWG mapping). A UTF-16 label in
 the document itself means UTF-8 (bytes read as ASCII to find it are not UTF-16); in the HTTP
-header it is used. :func:`decode_html` never raises.
+header it is used. Labels are the WHATWG Encoding Standard's (and UTF-32's): other Python codec
+names (punycode, utf-7 ...) are unknown labels. :func:`decode_html` never raises.
 """
 
 from __future__ import annotations
@@ -90,6 +91,64 @@ _ALIASES = {
     "unicode-1-1-utf-8": "utf-8",
 }
 
+# Every label of the WHATWG Encoding Standard (https://encoding.spec.whatwg.org/#names-and-labels).
+# Only these (with _ALIASES, the UTF-32 labels and the codecs they resolve to) are honoured: a
+# page must not pick any Python codec by name (punycode is quadratic, utf-7 and unicode_escape
+# turn ASCII into markup, zlib and base64 are not text encodings at all).
+_WHATWG_LABELS = frozenset(
+    """
+    unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8
+    866 cp866 csibm866 ibm866
+    csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2
+    csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3
+    csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4
+    csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5
+    iso_8859-5:1988
+    arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e
+    iso-8859-6-i iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987
+    csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597
+    iso_8859-7 iso_8859-7:1987 sun_eu_greek
+    csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598
+    iso_8859-8 iso_8859-8:1988 visual
+    csiso88598i iso-8859-8-i logical
+    csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6
+    iso-8859-13 iso8859-13 iso885913
+    iso-8859-14 iso8859-14 iso885914
+    csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9
+    iso-8859-16
+    cskoi8r koi koi8 koi8-r koi8_r
+    koi8-ru koi8-u
+    csmacintosh mac macintosh x-mac-roman
+    dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874
+    cp1250 windows-1250 x-cp1250
+    cp1251 windows-1251 x-cp1251
+    ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591
+    iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252
+    cp1253 windows-1253 x-cp1253
+    cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5
+    latin5 windows-1254 x-cp1254
+    cp1255 windows-1255 x-cp1255
+    cp1256 windows-1256 x-cp1256
+    cp1257 windows-1257 x-cp1257
+    cp1258 windows-1258 x-cp1258
+    x-mac-cyrillic x-mac-ukrainian
+    chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk
+    gb18030
+    big5 big5-hkscs cn-big5 csbig5 x-x-big5
+    cseucpkdfmtjapanese euc-jp x-euc-jp
+    csiso2022jp iso-2022-jp
+    csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis
+    cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601
+    ksc_5601 windows-949
+    csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement
+    unicodefffe utf-16be
+    csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le
+    x-user-defined
+    """.split()
+)
+# Not in the standard (browsers dropped UTF-32), but unambiguous and decoded by Scrapy.
+_UTF32_LABELS = frozenset({"utf-32", "utf-32le", "utf-32be"})
+
 _UNICODE_CODECS = {"utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"}
 # Codecs a document readable as ASCII cannot be in: its own label naming one means UTF-8.
 _WIDE_CODECS = {"utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "utf-16", "utf-32"}
@@ -119,13 +178,8 @@ _COMMON_HAN = frozenset(
 )
 
 
-def normalize_encoding(label: str | None) -> str | None:
-    """The Python codec for an HTML/HTTP charset label, or None when it is unknown."""
-    if not label:
-        return None
-    key = label.strip().strip("\"'").lower()
-    if not key:
-        return None
+def _codec_name(key: str) -> str | None:
+    """The codec for a lower-cased label, through _ALIASES and Python's codec registry."""
     mapped = _ALIASES.get(key)
     if mapped is None:
         mapped = _ALIASES.get(key.replace("_", "-"), key)
@@ -134,6 +188,41 @@ def normalize_encoding(label: str | None) -> str | None:
     except (LookupError, ValueError):
         return None
     return _ALIASES.get(name, name)
+
+
+_KNOWN_LABELS = _WHATWG_LABELS | _ALIASES.keys() | _UTF32_LABELS
+# The codecs those labels resolve to; their own names (Scrapy's ``response.encoding`` is one,
+# "iso2022_jp", "utf-16-le") are labels too.
+_KNOWN_CODECS = frozenset(filter(None, map(_codec_name, _KNOWN_LABELS)))
+# (compared with "_" as "-": "iso_8859-1" and "iso-8859_1" are the same label)
+_KNOWN_LABELS = frozenset(label.replace("_", "-") for label in _KNOWN_LABELS | _KNOWN_CODECS)
+
+
+# Codecs in which ASCII bytes are ASCII text: not UTF-16/32 nor the 7-bit stateful ISO-2022
+# ones (where ESC sequences switch an all-ASCII body to other character sets).
+_ASCII_COMPATIBLE = frozenset(
+    codec
+    for codec in _KNOWN_CODECS
+    if codec not in _WIDE_CODECS and not codec.startswith("iso2022")
+)
+
+
+def normalize_encoding(label: str | None) -> str | None:
+    """The Python codec for an HTML/HTTP charset label, or None when it is unknown.
+
+    Known are the WHATWG Encoding Standard's labels, the UTF-32 ones and the names of the
+    codecs these resolve to; any other label (even a Python codec's: punycode, utf-7 ...) is
+    unknown, so the usual fallback applies.
+    """
+    if not label:
+        return None
+    key = label.strip().strip("\"'").lower()
+    if not key:
+        return None
+    if key.replace("_", "-") not in _KNOWN_LABELS:
+        return None
+    name = _codec_name(key)
+    return name if name in _KNOWN_CODECS else None
 
 
 def sniff_declared_encoding(body: bytes) -> str | None:
@@ -271,8 +360,8 @@ def utf8_expectation(body: bytes, encoding: str | None = None) -> str:
         declared = normalize_encoding(encoding) or sniff_declared_encoding(body)
         if declared is not None and declared != "utf-8" and declared in _UNICODE_CODECS:
             return NOT_UTF8
-        if body.isascii():
-            return UTF8
+        if body.isascii():  # as UTF-8, unless the label names a 7-bit encoding (ISO-2022-JP)
+            return UTF8 if declared is None or declared in _ASCII_COMPATIBLE else NOT_UTF8
         if declared is None or declared == "utf-8":
             return UTF8_IF_VALID
         # A legacy label: usually true, so check here, where a wrong guess fails fast.

@@ -8,7 +8,16 @@ from html import unescape
 
 from lxml import etree
 
-from .decoding import NOT_UTF8, UTF8_IF_VALID, decode_html, normalize_encoding, utf8_expectation
+from .decoding import (
+    _WIDE_CODECS,
+    NOT_UTF8,
+    UTF8_IF_VALID,
+    _bom_encoding,
+    decode_html,
+    normalize_encoding,
+    sniff_declared_encoding,
+    utf8_expectation,
+)
 from .segment import BLOCK_TAGS
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
@@ -59,26 +68,42 @@ def to_text(
 
 
 _CONTROL_BYTES = bytes([*range(0, 9), 11, 12, *range(14, 32), 127])
+# In a 7-bit ISO-2022 codec ESC, SO and SI switch character sets: text, not control bytes.
+_ISO2022_CONTROL_BYTES = bytes(b for b in _CONTROL_BYTES if b not in b"\x1b\x0e\x0f")
 _BINARY_SAMPLE = 4096
 # [^<>], not [^>]: a "<" with no ">" after it then costs one step, not a scan to the end.
 _TAG_RE = re.compile(r"<[^<>]*>")
-_UTF16_CODECS = ("utf-16-le", "utf-16-be")
 
 
 def looks_binary(body: bytes, encoding: str | None = None) -> bool:
     """True for bodies that are not text (images, archives ...): many control bytes up front.
 
-    UTF-16 text, half NUL bytes when it is mostly ASCII, is text when it starts with a
-    byte-order mark or ``encoding`` (the HTTP header's charset) names UTF-16.
+    UTF-16 and UTF-32 text, mostly NUL bytes when it is mostly ASCII, is text when it starts
+    with a byte-order mark or ``encoding`` (the HTTP header's charset) names UTF-16 or UTF-32.
+    ISO-2022 text (ISO-2022-JP: an ESC sequence at each change of script) is text when
+    ``encoding`` or the page's own ``<meta>`` names it. A body that is text without
+    ``encoding`` is text with any ``encoding``.
     """
-    if body[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
+    if _bom_encoding(body) is not None:  # a byte-order mark decode_html honours
         return False
-    if encoding and normalize_encoding(encoding) in _UTF16_CODECS:
+    codec = normalize_encoding(encoding) if encoding else None
+    if codec in _WIDE_CODECS:
         return False
     sample = body[:_BINARY_SAMPLE]
+    if not _many_controls(sample, _CONTROL_BYTES):
+        return False  # (nearly every page)
+    if _many_controls(sample, _ISO2022_CONTROL_BYTES):
+        return True  # binary even with ESC, SO and SI taken for text
+    return not (_is_iso2022(codec) or _is_iso2022(sniff_declared_encoding(body)))
+
+
+def _many_controls(sample: bytes, controls: bytes) -> bool:
     # bytes.translate deletes in one C loop, ~4x faster than a regex search for a control byte
-    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
-    return controls * 20 > len(sample)
+    return (len(sample) - len(sample.translate(None, controls))) * 20 > len(sample)
+
+
+def _is_iso2022(codec: str | None) -> bool:
+    return codec is not None and codec.startswith("iso2022")
 
 
 def _depth_exceeded(parser: etree.HTMLParser) -> bool:
