@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import unicodedata
 from collections import Counter
 
 import jieba
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scrapy_simhash import Fingerprinter
 from scrapy_simhash import features as feat
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import string_hashes
@@ -294,3 +296,104 @@ def test_traditional_folding_keeps_lone_surrogates():
     assert feat.count_tokens(text, fold_traditional=True) == Counter(
         feat.tokenize(text, fold_traditional=True)
     ) == Counter(["数据", "学习"])
+
+
+ZALGO = "\u0300\u0316"  # classes 230 and 220: out of canonical order, NFKC must sort them
+NORMALIZE = unicodedata.normalize  # as it is before a test replaces it
+
+
+def is_non_starter(char: str) -> bool:
+    """Of non-zero combining class, or decomposing (NFKD) into such (U+FF9E: U+3099)."""
+    return unicodedata.combining(NORMALIZE("NFKD", char)[0]) != 0
+
+
+def non_starter_run(text: str) -> int:
+    """The longest run of non-starters in ``text``."""
+    longest = run = 0
+    for char in text:
+        run = run + 1 if is_non_starter(char) else 0
+        longest = max(longest, run)
+    return longest
+
+
+def with_joiners(run: str) -> str:
+    """UAX #15's rule: U+034F COMBINING GRAPHEME JOINER after every 30 non-starters of a run
+    that more follow."""
+    return "\u034f".join(run[i : i + 30] for i in range(0, len(run), 30))
+
+
+@pytest.mark.parametrize("marks", [31, 61, 100_000])
+def test_long_runs_of_marks_are_cut_by_grapheme_joiners(marks):
+    """Stream-Safe Text Format: folding normalises ``a`` + 100,000 marks as if a joiner came
+    after every 30th, on every path, deterministically. The Zalgo word stays one token (the
+    joiner is a mark too), over-long and dropped as before: the fingerprint is that of the
+    text without it."""
+    run = (ZALGO * marks)[:marks]
+    text = f"Some words here. a{run} more words."
+    joined = f"Some words here. a{with_joiners(run)} more words."
+    assert feat._stream_safe(text) == joined
+    assert feat._fold(text, False) == feat._fold(joined, False) == feat._fold(text, False)
+    assert feat._fold_quick(text, False) == feat._fold(text, False)
+    assert non_starter_run(feat._fold(text, False)) <= 30
+    assert feat.normalize(text) == unicodedata.normalize("NFKC", joined).casefold()
+    words = feat.tokenize(text)
+    assert words == feat.tokenize(joined) == feat.tokenize(text)
+    assert feat.count_tokens(text) == Counter(words)
+    assert hash_counts(text) == hashed(Counter(words))
+    assert batch_counts([text, "filler words", text]) == [
+        hash_counts(t) for t in (text, "filler words", text)
+    ]
+    fingerprint = Fingerprinter(min_tokens=1).fingerprint_text
+    assert fingerprint(text) == fingerprint(joined) == fingerprint(text)
+    without = "Some words here. more words."
+    if marks > 40:  # an over-long token, as without the joiners
+        assert words == feat.tokenize(without) == ["words", "words"]
+        assert fingerprint(text) == fingerprint(without)
+    else:
+        assert words == ["words", feat._fold(f"a{run}", False), "words"]
+
+
+@pytest.mark.parametrize("text", [
+    "Some words here. a" + ZALGO * 5_000 + " more words.",
+    "北京天安门 a" + ZALGO * 2_000 + " 數據 " + "\U0001d165\u0316" * 2_000,  # Han runs between
+    "ｶ" + "\uff9e\u0316" * 2_000 + " text " + "\u0f73\u0316" * 2_000,  # class 0, NFKD marks
+])
+def test_nfkc_never_sees_more_than_thirty_non_starters(text, monkeypatch):
+    """NFKC sorts a run of marks in quadratic time: no path hands ``unicodedata.normalize``
+    a run of more than 30 non-starters (checked without timing any)."""
+    seen = []
+
+    def bounded(form: str, text: str) -> str:
+        seen.append(non_starter_run(text))
+        assert seen[-1] <= 30, f"NFKC given a run of {seen[-1]} non-starters"
+        return NORMALIZE(form, text)
+
+    monkeypatch.setattr(feat.unicodedata, "normalize", bounded)
+    for options in ({}, {"segment_chinese": False}, {"fold_traditional": True}):
+        feat.tokenize(text, **options)
+        feat.count_tokens(text, **options)
+        feat.token_hash_counts(text, **options)
+        feat.token_hash_batch([text, "filler words", text], **options)
+    for fold_traditional in (False, True):
+        feat.normalize(text, fold_traditional=fold_traditional)
+    for tokenizer in ("auto", "words"):
+        Fingerprinter(tokenizer=tokenizer).fingerprint_text(text)
+        Fingerprinter(tokenizer=tokenizer).fingerprint_many([text, "filler words"])
+    assert max(seen) > 20  # the runs were cut, not avoided
+
+
+def test_text_without_long_runs_of_non_starters_is_left_alone():
+    """Texts with no run of more than 30 non-starters are folded exactly as before."""
+    for text in ("plain ascii", "कि\u094dष\u093e" * 50, "a" + ZALGO * 15 + " b",
+                 "a" + "\u0300" * 30 + "b" + "\u0316" * 30, "🙂" * 100 + " 𠀀" * 50,
+                 "\U0001d165" * 30 + "x" + "\U0001d165" * 30, "\uff9e" * 30):
+        assert feat._stream_safe(text) is text
+    assert feat._stream_safe("\uff9e" * 31) == "\uff9e" * 30 + "\u034f\uff9e"
+    assert feat._stream_safe("x" + "\U0001d165" * 65) == "x" + with_joiners("\U0001d165" * 65)
+    assert feat._stream_safe("\ud800a" + "\u0300" * 31) == "\ud800a" + with_joiners("\u0300" * 31)
+    non_starters = [c for c in range(0x20000) if is_non_starter(chr(c))]
+    one, table = feat._non_starters()
+    assert np.flatnonzero(table).tolist() == non_starters
+    assert [c for c in range(0x10000) if one.match(chr(c))] == [c for c in non_starters
+                                                                if c < 0x10000]
+    assert not (feat._fold_traits()[non_starters] & feat._STABLE).any()  # never read as bytes
