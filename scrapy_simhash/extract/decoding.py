@@ -190,20 +190,25 @@ def _codec_name(key: str) -> str | None:
     return _ALIASES.get(name, name)
 
 
-_KNOWN_LABELS = _WHATWG_LABELS | _ALIASES.keys() | _UTF32_LABELS
+_HONOURED_LABELS = _WHATWG_LABELS | _ALIASES.keys() | _UTF32_LABELS
 # The codecs those labels resolve to; their own names (Scrapy's ``response.encoding`` is one,
 # "iso2022_jp", "utf-16-le") are labels too.
-_KNOWN_CODECS = frozenset(filter(None, map(_codec_name, _KNOWN_LABELS)))
-# (compared with "_" as "-": "iso_8859-1" and "iso-8859_1" are the same label)
-_KNOWN_LABELS = frozenset(label.replace("_", "-") for label in _KNOWN_LABELS | _KNOWN_CODECS)
+_KNOWN_CODECS = frozenset(filter(None, map(_codec_name, _HONOURED_LABELS)))
+# Every known label, "_" written as "-" ("iso_8859-1" and "iso-8859_1" are the same label).
+_KNOWN_LABELS = frozenset(
+    label.replace("_", "-") for label in _HONOURED_LABELS | _KNOWN_CODECS
+)
 
 
-# Codecs in which ASCII bytes are ASCII text: not UTF-16/32 nor the 7-bit stateful ISO-2022
-# ones (where ESC sequences switch an all-ASCII body to other character sets).
+def is_iso2022(codec: str | None) -> bool:
+    """Whether ``codec`` (a name from :func:`normalize_encoding`) is a 7-bit stateful ISO-2022
+    one, where ESC sequences switch an all-ASCII body to other character sets."""
+    return codec is not None and codec.startswith("iso2022")
+
+
+# Codecs in which ASCII bytes are ASCII text: not UTF-16/32 nor the ISO-2022 ones.
 _ASCII_COMPATIBLE = frozenset(
-    codec
-    for codec in _KNOWN_CODECS
-    if codec not in _WIDE_CODECS and not codec.startswith("iso2022")
+    codec for codec in _KNOWN_CODECS if codec not in _WIDE_CODECS and not is_iso2022(codec)
 )
 
 

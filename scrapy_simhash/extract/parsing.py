@@ -14,6 +14,7 @@ from .decoding import (
     UTF8_IF_VALID,
     _bom_encoding,
     decode_html,
+    is_iso2022,
     normalize_encoding,
     sniff_declared_encoding,
     utf8_expectation,
@@ -94,16 +95,12 @@ def looks_binary(body: bytes, encoding: str | None = None) -> bool:
         return False  # (nearly every page)
     if _many_controls(sample, _ISO2022_CONTROL_BYTES):
         return True  # binary even with ESC, SO and SI taken for text
-    return not (_is_iso2022(codec) or _is_iso2022(sniff_declared_encoding(body)))
+    return not (is_iso2022(codec) or is_iso2022(sniff_declared_encoding(body)))
 
 
 def _many_controls(sample: bytes, controls: bytes) -> bool:
     # bytes.translate deletes in one C loop, ~4x faster than a regex search for a control byte
     return (len(sample) - len(sample.translate(None, controls))) * 20 > len(sample)
-
-
-def _is_iso2022(codec: str | None) -> bool:
-    return codec is not None and codec.startswith("iso2022")
 
 
 def _depth_exceeded(parser: etree.HTMLParser) -> bool:
