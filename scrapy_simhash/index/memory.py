@@ -475,9 +475,8 @@ class FingerprintTables:
         # The buffer's rows in the compiled loop; the runs' candidates above stay with numpy,
         # which is faster for the thousands that narrow exact tables (17 for 128 bits) give.
         if end > self._sealed and _compiled_near_rows is not None:
-            query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
             for dist, row in _compiled_near_rows(
-                self._fps.data, self._sealed, end, query, max_distance
+                self._fps.data, self._sealed, end, query_words, max_distance
             ):
                 found[row] = dist
         elif end > self._sealed:
