@@ -130,13 +130,20 @@ class SimhashDownloaderMiddleware(DedupComponent):
             return "status"
         if not isinstance(response, HtmlResponse):
             return "not_html"
-        if len(response.body) > self.max_body_size:
-            return "too_large"
-        # An image or archive as text/html. (Scrapy works ``response.encoding`` out anew at
-        # each read: it is read only for the rare body that looks binary, UTF-16 say.)
-        if looks_binary(response.body) and looks_binary(response.body, response.encoding):
-            return "binary"
-        return None
+        return body_skip_reason(response, self.max_body_size)
+
+
+def body_skip_reason(response: HtmlResponse, max_body_size: int) -> str | None:
+    """Why an HTML response's body is never parsed: ``"too_large"`` (over ``max_body_size``
+    bytes), ``"binary"`` (an image or archive labelled as HTML), or None."""
+    body = response.body
+    if len(body) > max_body_size:
+        return "too_large"
+    # (Scrapy works ``response.encoding`` out anew at each read: it is read only for the rare
+    # body that looks binary, UTF-16 say.)
+    if looks_binary(body) and looks_binary(body, response.encoding):
+        return "binary"
+    return None
 
 
 def _is_retry(request: Request) -> bool:

@@ -411,3 +411,24 @@ def test_minhash_band_hashes_below_256_bands_are_unchanged():
     assert bands[:256] == [_digest64(bytes([b]) + raw[b * width : (b + 1) * width])
                            for b in range(256)]
     assert len(bands) == detector.band_count
+
+
+def test_is_near_duplicate_takes_any_bytes_like_document():
+    original = page(ARTICLE_EN).encode()
+    assert is_near_duplicate(bytearray(original), memoryview(original))
+    assert not is_near_duplicate(bytearray(original), memoryview(page(ARTICLE_EN_OTHER).encode()))
+
+
+def test_is_near_duplicate_refuses_other_types_naming_the_argument():
+    with pytest.raises(TypeError, match="html_b must be str or bytes; got int"):
+        is_near_duplicate(page(ARTICLE_EN), 42)
+
+
+def test_is_near_duplicate_of_documents_a_crawl_never_parses_is_false():
+    # An article behind a run of control bytes: binary to the crawl, which keeps it unparsed.
+    binary = bytes(range(1, 9)) * 512 + page(ARTICLE_EN).encode()
+    assert not is_near_duplicate(binary, binary)
+    # Over SIMHASH_MAX_BODY_SIZE's default: never parsed either.
+    huge = page(ARTICLE_EN, extra=f"<!-- {'x' * 10 * 1024 * 1024} -->")
+    assert not is_near_duplicate(huge, huge)
+    assert is_near_duplicate(page(ARTICLE_EN), page(ARTICLE_EN))  # the same article, parsed
