@@ -27,8 +27,12 @@ def page_signature(
     when Scrapy cannot decode the body (w3lib raises on labels such as "zlib") or parse it, it
     comes from the raw HTML through the library's own decoding, with the note
     :data:`TREE_UNAVAILABLE`. ``own_copy``: no spider will read this response (a worker's
-    rebuilt one), so the tree may come from :func:`tree_from_body` instead.
+    rebuilt one), so the tree may come from :func:`tree_from_body` instead. A page Scrapy reads
+    as UTF-16 or UTF-32 only because its own ``<meta>`` says so (:func:`meta_misleads_scrapy`)
+    takes the raw HTML's way too, with the same note.
     """
+    if meta_misleads_scrapy(response):
+        return detector.signature_html(response.body, None, response.url), TREE_UNAVAILABLE
     root = tree_from_body(response) if own_copy else None
     if root is None:
         try:
@@ -45,6 +49,34 @@ def page_signature(
 
 
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+
+
+def meta_misleads_scrapy(response: HtmlResponse) -> bool:
+    """Whether Scrapy decodes the page as UTF-16 or UTF-32 only because its ``<meta>`` says so.
+
+    A label Scrapy found by reading the bytes as ASCII cannot be right: the bytes are not UTF-16.
+    Browsers read such a page as UTF-8 (the WHATWG prescan's rule), and so does the library's own
+    decoding; Scrapy's text is CJK-looking noise. A charset in the Content-Type header, one given
+    when the response was made, or a byte-order mark is believed, as Scrapy and browsers do.
+    """
+    body = response.body
+    if getattr(response, "_encoding", None) or body.startswith(_BYTE_ORDER_MARKS):
+        return False
+    from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
+
+    label = html_body_declared_encoding(body)  # as Scrapy reads it
+    if label is None or _codec_name(label) not in _WIDE_CODECS:
+        return False
+    content_type = response.headers.get(b"Content-Type")
+    return not (content_type and http_content_type_encoding(content_type.decode("latin-1")))
+
+
+def _codec_name(label: str) -> str | None:
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
 _INVALID_CHAR = etree.ErrorTypes.ERR_INVALID_CHAR
 
 

@@ -60,6 +60,41 @@ def test_an_undecodable_body_is_signed_from_the_raw_html_with_a_note():
     assert signature == detector.signature_html(ARTICLE.encode())
 
 
+ENGLISH = ("<html><head><meta charset='{charset}'><title>Tides</title></head><body><article>"
+           "<h1>Why the tide turns</h1>"
+           + "<p>The moon pulls the sea, and the water along the coast rises twice a day, so the "
+             "fishermen plan their trips by it.</p>" * 5
+           + "</article></body></html>")
+
+
+def test_a_page_whose_meta_names_utf16_is_signed_as_the_utf8_browsers_read():
+    detector = build_detector(SimhashConfig())
+    labelled = _response(ENGLISH.format(charset="utf-8").encode(), "text/html")
+    misleading = _response(ENGLISH.format(charset="utf-16").encode(), "text/html")
+    assert misleading.encoding == "utf-16"  # Scrapy believes the label: its text is noise
+    signature, note = page_signature(detector, misleading)
+    assert note == TREE_UNAVAILABLE
+    assert signature is not None
+    assert detector.is_duplicate(signature, page_signature(detector, labelled)[0])
+    rebuilt = rebuilt_response(*response_parts(misleading))  # a worker's copy: the same
+    assert page_signature(detector, rebuilt, own_copy=True) == (signature, note)
+
+
+@pytest.mark.parametrize(("body", "content_type", "encoding"), [
+    (ENGLISH.format(charset="utf-16").encode("utf-16"), "text/html", None),  # byte-order mark
+    (ENGLISH.format(charset="utf-16").encode("utf-16-le"), "text/html; charset=utf-16le", None),
+    (ENGLISH.format(charset="utf-16").encode("utf-16-le"), "text/html", "utf-16-le"),  # given
+])
+def test_a_utf16_page_declared_outside_its_meta_keeps_scrapys_tree(body, content_type, encoding):
+    detector = build_detector(SimhashConfig())
+    response = _response(body, content_type, encoding)
+    signature, note = page_signature(detector, response)
+    assert note is None
+    assert signature == detector.signature_tree(response.selector.root)
+    assert detector.is_duplicate(signature, page_signature(
+        detector, _response(ENGLISH.format(charset="utf-8").encode(), "text/html"))[0])
+
+
 def _same_tree_or_declined(response: HtmlResponse) -> bool:
     """tree_from_body gives the selector's very document, or declines; True when it did not
     decline."""
