@@ -34,9 +34,11 @@ with it, the script stored it (``None``); otherwise the check runs once more (if
 and found a match, it stored nothing and finds the same match again). If that fails too, the
 error says the outcome is unknown. The one case this reads wrongly: the key was already stored
 with that very fingerprint before the call (an earlier crawl of the same URL); the page is then
-kept once more, and nothing is stored twice. ``add_many`` does not do this: a batch with a lost
-reply is an error, stored or not. If the server came back empty (restarted without persistence),
-the parameters are written again and the call proceeds on the now empty index.
+kept once more, and nothing is stored twice. ``add_many`` resolves a batch whose reply was lost
+the same way: each pair is looked up at distance 0 and only the pairs not stored under their
+key are added again (a script runs whole or not at all). If the server came back empty
+(restarted without persistence), the parameters are written again and the call proceeds on the
+now empty index.
 """
 
 from __future__ import annotations
@@ -541,11 +543,36 @@ class RedisIndex(NearDuplicateIndex):
         """Store many pairs: ``batch_size`` per script call (one round trip each)."""
         self._check_open()
         for chunk in _chunks(iter(items), self.batch_size):
-            args: list = ["A", self._fp_bytes, self._key_bytes, len(chunk)]
-            for key, fingerprint in chunk:
-                args.append(self._encoded_key(key))
-                args.append(self._probe(self._fingerprint(fingerprint)))
-            self._run(args, "add to")
+            pairs = [(self._key(key), self._fingerprint(fingerprint)) for key, fingerprint in chunk]
+            try:
+                self._run(self._add_args(pairs), "add to", raise_lost_reply=True)
+            except _ReplyLost as lost:
+                self._resolve_lost_add(pairs, lost)
+
+    def _add_args(self, pairs: list[tuple[str, int]]) -> list:
+        args: list = ["A", self._fp_bytes, self._key_bytes, len(pairs)]
+        for key, value in pairs:
+            args.append(self._encoded_key(key))
+            args.append(self._probe(value))
+        return args
+
+    def _resolve_lost_add(self, pairs: list[tuple[str, int]], lost: _ReplyLost) -> None:
+        """Add again the pairs a batch whose reply was lost did not store (the script ran whole,
+        storing every pair, or not at all); an index error saying the outcome is unknown if the
+        index cannot be read or written now."""
+        try:
+            found = self.query_many([value for _, value in pairs], 0)
+            missing = [
+                (key, value) for (key, value), matches in zip(pairs, found, strict=True)
+                if not any(match.key == key and match.fingerprint == value for match in matches)
+            ]
+            if missing:
+                self._run(self._add_args(missing), "add to")
+        except NearDuplicateIndexError as error:
+            raise type(error)(
+                f"{error}; outcome unknown: the reply of the first try was lost ({lost}), so "
+                f"the {len(pairs)} fingerprints may or may not be stored"
+            ) from error
 
     def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
         value = self._fingerprint(fingerprint)

@@ -232,7 +232,8 @@ class LossyProxy:
 
     :meth:`lose_next_evalsha_reply` arms it: the next EVALSHA a client sends reaches Redis (so
     the script runs there), Redis's reply is read and discarded, ``then`` is called, and that
-    client's connection is closed: the client never sees the answer."""
+    client's connection is closed: the client never sees the answer. With ``run=False`` the
+    command itself is dropped instead (the script never runs), and the connection closed."""
 
     def __init__(self, upstream_port: int) -> None:
         self.upstream_port = upstream_port
@@ -242,6 +243,7 @@ class LossyProxy:
         self.lost = threading.Event()  # set once a reply was discarded
         self.then: Callable[[], None] | None = None
         self.let_through = 0
+        self.run = True
         self.sockets: list[socket.socket] = [self.listener]
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -251,11 +253,13 @@ class LossyProxy:
         return f"redis://127.0.0.1:{self.port}/0?prefix={prefix}&retry_interval=60&socket_timeout=2"
 
     def lose_next_evalsha_reply(
-        self, then: Callable[[], None] | None = None, *, after: int = 0
+        self, then: Callable[[], None] | None = None, *, after: int = 0, run: bool = True
     ) -> None:
-        """``after``: let that many EVALSHA replies through first."""
+        """``after``: let that many EVALSHA replies through first; ``run=False``: drop the
+        command, not only its reply."""
         self.then = then
         self.let_through = after
+        self.run = run
         self.armed.set()
 
     def _accept(self) -> None:
@@ -286,6 +290,9 @@ class LossyProxy:
                         self.let_through -= 1
                     else:
                         self.armed.clear()
+                        if not self.run:  # the command never reaches Redis
+                            self.lost.set()
+                            break
                         lose.set()  # before the command reaches Redis, so before its reply
                 upstream.sendall(data)
         except OSError:
@@ -352,6 +359,61 @@ def test_a_lost_reply_for_a_near_duplicate_is_its_match(lossy, redis_prefix):
         assert lossy.lost.is_set()
         assert len(index) == 1
         assert index.query(page ^ 1) == [Match("https://a.example/1", page, 1)]
+
+
+def test_a_lost_check_that_never_ran_is_run_once_more(lossy, redis_prefix):
+    page = (1 << 50) | 0b1010
+    with open_index(lossy.url(redis_prefix)) as index:
+        assert index.check_and_add("https://a.example/1", page) is None
+        other = page ^ ((1 << 64) - 1)  # far from it
+        lossy.lose_next_evalsha_reply(run=False)
+        assert index.check_and_add("https://a.example/2", other) is None
+        assert lossy.lost.is_set()
+        assert len(index) == 2
+        assert index.query(other, 0) == [Match("https://a.example/2", other, 0)]
+        lossy.lose_next_evalsha_reply(run=False)  # a near duplicate: the check finds its match
+        assert index.check_and_add("https://a.example/3", other ^ 1) == Match(
+            "https://a.example/2", other, 1)
+        assert len(index) == 2
+
+
+BATCH = [(f"https://a.example/{n}", (n << 40) | n) for n in range(1, 6)]
+
+
+@pytest.mark.parametrize("run", [True, False], ids=["script ran", "command lost"])
+def test_an_added_batch_whose_reply_was_lost_is_stored_once(lossy, redis_prefix, run):
+    """The batch's script ran (or never did) but its reply was lost: afterwards each pair is
+    stored exactly once, and a pair stored before the call is not stored again."""
+    with open_index(lossy.url(redis_prefix)) as index:
+        index.add(*BATCH[0])
+        lossy.lose_next_evalsha_reply(run=run)
+        index.add_many(BATCH)
+        assert lossy.lost.is_set()
+        if run:  # the script stored the whole batch: the first pair twice, as asked
+            assert len(index) == len(BATCH) + 1
+        else:  # nothing ran: only the pairs the index lacked were added
+            assert len(index) == len(BATCH)
+        for key, fingerprint in BATCH[1:]:
+            assert index.query(fingerprint, 0) == [Match(key, fingerprint, 0)]
+
+
+def test_a_batch_whose_reply_was_lost_from_a_server_that_is_gone_is_an_error(tmp_path):
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path)
+    proxy = LossyProxy(server.port)
+    try:
+        index = open_index(proxy.url("gone-batch"))
+        proxy.lose_next_evalsha_reply(then=server.stop)
+        with pytest.raises(IndexUnavailable) as raised:
+            index.add_many(BATCH)
+        assert proxy.lost.is_set()
+        assert str(raised.value).endswith(
+            "so the 5 fingerprints may or may not be stored")
+        index.close()
+    finally:
+        proxy.close()
+        server.stop()
 
 
 def test_a_lost_reply_from_a_server_that_is_gone_is_an_error_saying_the_outcome_is_unknown(
