@@ -38,10 +38,11 @@ _ANY_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003
 _ANY_CJK_RUN = re.compile(f"{_ANY_CJK.pattern}+")
 
 
-def _combining_marks() -> str:
-    """A regex class body of the combining marks (categories Mn, Mc, Me): Devanagari, Tamil and
-    Thai vowel signs and viramas, Arabic and Hebrew points. ``\\w`` leaves them out, and words
-    of those scripts must not break at every one. (All marks lie in planes 0, 1 and 14.)"""
+def _mark_ranges() -> list[tuple[int, int]]:
+    """The combining marks (categories Mn, Mc, Me) as inclusive ranges of code points:
+    Devanagari, Tamil and Thai vowel signs and viramas, Arabic and Hebrew points. ``\\w``
+    leaves them out, and words of those scripts must not break at every one. (All marks lie in
+    planes 0, 1 and 14.)"""
     category = unicodedata.category
     marks = [
         code for block in (range(0x20000), range(0xE0000, 0xE1000)) for code in block
@@ -50,12 +51,14 @@ def _combining_marks() -> str:
     ranges, start = [], marks[0]
     for previous, code in zip(marks, [*marks[1:], -1], strict=True):
         if code != previous + 1:
-            ranges.append(f"\\U{start:08x}-\\U{previous:08x}")
+            ranges.append((start, previous))
             start = code
-    return "".join(ranges)
+    return ranges
 
 
-_MARKS = _combining_marks()
+_MARK_RANGES = _mark_ranges()
+# A regex class body of the combining marks.
+_MARKS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in _MARK_RANGES)
 _MARK = re.compile(f"[{_MARKS}]")
 # Letters, digits and combining marks of any script (underscore excluded): Latin, Cyrillic,
 # Greek, Hangul, kana, Devanagari ...
@@ -486,15 +489,30 @@ def _non_cjk_token_bytes(data: np.ndarray) -> np.ndarray | None:
 _OTHER, _LETTER_OR_DIGIT, _CJK = 0, 1, 2
 
 
+def _every_code_point() -> str:
+    """Every code point once, in order (lone surrogates included)."""
+    return np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
 @lru_cache(maxsize=1)
 def _code_point_kinds() -> np.ndarray:
-    """uint8 per code point: ``_CJK`` (``_ANY_CJK``), ``_LETTER_OR_DIGIT`` (``_WORD``), else 0."""
-    everything = np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    """uint8 per code point: ``_CJK`` (``_ANY_CJK``), ``_LETTER_OR_DIGIT`` (``_WORD``), else 0.
+
+    ``_WORD``'s characters are those of ``[^\\W_]`` and the marks, found apart: one regex with
+    the marks' long class in it takes ten times as long over every code point (a start-up cost
+    of every process that fingerprints)."""
+    everything = _every_code_point()
     kinds = np.zeros(0x110000, dtype=np.uint8)
-    for pattern, kind in ((_WORD, _LETTER_OR_DIGIT), (_ANY_CJK_RUN, _CJK)):
-        for match in pattern.finditer(everything):  # runs: a few thousand
-            kinds[match.start() : match.end()] = kind
+    for match in _LETTER_OR_DIGIT_RUN.finditer(everything):  # runs: a few thousand
+        kinds[match.start() : match.end()] = _LETTER_OR_DIGIT
+    for start, end in _MARK_RANGES:
+        kinds[start : end + 1] = _LETTER_OR_DIGIT
+    for match in _ANY_CJK_RUN.finditer(everything):
+        kinds[match.start() : match.end()] = _CJK
     return kinds
+
+
+_LETTER_OR_DIGIT_RUN = re.compile(r"[^\W_]+")
 
 
 def _cjk_tokens(folded: str, segment_chinese: bool) -> list[str]:
@@ -693,35 +711,69 @@ def _fold_traits() -> np.ndarray:
     (full-width punctuation, no-break space, ellipsis): replacing them by that form leaves the
     text's NFKC form, and its tokens, as they are. Nothing outside the Basic Multilingual Plane
     counts as stable: texts with such characters are folded as strings.
+
+    Every process that fingerprints builds this at start-up, so the per-character tests run
+    as one pass of C calls per property over the plane, and only the few characters NFKC
+    changes are looked at one by one.
     """
-    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
-    for code in range(0x110000):
-        decomposition = unicodedata.decomposition(chr(code))
+    kinds = _code_point_kinds()
+    seconds = _composition_seconds()
+    normalize, combining = unicodedata.normalize, unicodedata.combining
+
+    def unchanged(code: int) -> bool:  # the rule, for one character
+        char = chr(code)
+        return (normalize("NFKC", char) == char and char.casefold() == char
+                and combining(char) == 0 and code not in seconds
+                and (kinds[code] != _CJK or 0x4E00 <= code <= 0x9FD5))
+
+    plane = _every_code_point()[:0x10000]
+    codes = np.arange(0x10000)
+    same_nfkc = np.fromiter((normalize("NFKC", c) == c for c in plane), bool, 0x10000)
+    plane_unchanged = (
+        same_nfkc
+        & np.fromiter((c.casefold() == c for c in plane), bool, 0x10000)
+        & np.fromiter((combining(c) == 0 for c in plane), bool, 0x10000)
+        & ((kinds[:0x10000] != _CJK) | ((codes >= 0x4E00) & (codes <= 0x9FD5)))
+    )
+    plane_unchanged[[code for code in seconds if code < 0x10000]] = False
+    stable = plane_unchanged | (codes < 0x80)
+    for code in np.flatnonzero(~stable & ~same_nfkc & (kinds[:0x10000] == _OTHER)):
+        image = normalize("NFKC", plane[code])
+        if all(kinds[ord(c)] == _OTHER
+               and (plane_unchanged[ord(c)] if ord(c) < 0x10000 else unchanged(ord(c)))
+               for c in image):
+            stable[code] = True
+    stable[0xD800:0xE000] = False  # lone surrogates: never in text
+    traits = np.zeros(0x110000, dtype=np.uint8)
+    traits[:0x10000][stable] = _STABLE
+    traits[0x4E00:0x9FD6] |= _HAN
+    return traits
+
+
+def _composition_seconds() -> set[int]:
+    """Code points that can end a canonical composition: the second of every two-part
+    canonical decomposition, and the Hangul V and T jamo (syllables compose by rule).
+
+    Only characters that NFD changes have a canonical decomposition: halves of the code space
+    that NFD leaves alone (one C call each) are passed over, the rest split in two until single
+    characters remain (about 20,000 calls instead of a million)."""
+    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+    everything = _every_code_point()
+    pending = [(0, 0xAC00), (0xD7A4, 0x110000)]  # Hangul syllables: no decomposition field
+    while pending:
+        start, stop = pending.pop()
+        if unicodedata.is_normalized("NFD", everything[start:stop]):
+            continue
+        if stop - start > 1:
+            middle = (start + stop) // 2
+            pending += [(start, middle), (middle, stop)]
+            continue
+        decomposition = unicodedata.decomposition(everything[start])
         if decomposition and not decomposition.startswith("<"):
             parts = decomposition.split()
             if len(parts) == 2:
                 seconds.add(int(parts[1], 16))
-    kinds = _code_point_kinds()
-
-    def unchanged(char: str) -> bool:
-        code = ord(char)
-        return (unicodedata.normalize("NFKC", char) == char and char.casefold() == char
-                and unicodedata.combining(char) == 0 and code not in seconds
-                and (kinds[code] != _CJK or 0x4E00 <= code <= 0x9FD5))
-
-    traits = np.zeros(0x110000, dtype=np.uint8)
-    for code in range(0x10000):
-        if 0xD800 <= code < 0xE000:
-            continue
-        char = chr(code)
-        if code < 0x80 or unchanged(char):
-            traits[code] = _STABLE
-        elif kinds[code] == _OTHER:
-            image = unicodedata.normalize("NFKC", char)
-            if image != char and all(kinds[ord(c)] == _OTHER and unchanged(c) for c in image):
-                traits[code] = _STABLE
-    traits[0x4E00:0x9FD6] |= _HAN
-    return traits
+    return seconds
 
 
 def _decoded_leads(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

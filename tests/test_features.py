@@ -268,6 +268,56 @@ def test_fold_traits_mark_what_folding_leaves_alone():
     assert traits[ord("北")] & feat._HAN and not traits[ord("é")] & feat._HAN
 
 
+def _reference_kinds() -> np.ndarray:
+    """_code_point_kinds by its definition: _WORD's and _ANY_CJK's runs over every code point."""
+    everything = feat._every_code_point()
+    kinds = np.zeros(0x110000, dtype=np.uint8)
+    for pattern, kind in ((feat._WORD, feat._LETTER_OR_DIGIT), (feat._ANY_CJK_RUN, feat._CJK)):
+        for match in pattern.finditer(everything):
+            kinds[match.start():match.end()] = kind
+    return kinds
+
+
+def _reference_traits(kinds: np.ndarray) -> np.ndarray:
+    """_fold_traits by its definition, one character at a time."""
+    seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+    for code in range(0x110000):
+        decomposition = unicodedata.decomposition(chr(code))
+        if decomposition and not decomposition.startswith("<"):
+            parts = decomposition.split()
+            if len(parts) == 2:
+                seconds.add(int(parts[1], 16))
+
+    def unchanged(char: str) -> bool:
+        code = ord(char)
+        return (unicodedata.normalize("NFKC", char) == char and char.casefold() == char
+                and unicodedata.combining(char) == 0 and code not in seconds
+                and (kinds[code] != feat._CJK or 0x4E00 <= code <= 0x9FD5))
+
+    traits = np.zeros(0x110000, dtype=np.uint8)
+    for code in range(0x10000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        if code < 0x80 or unchanged(char):
+            traits[code] = feat._STABLE
+        elif kinds[code] == feat._OTHER:
+            image = unicodedata.normalize("NFKC", char)
+            if image != char and all(kinds[ord(c)] == feat._OTHER and unchanged(c) for c in image):
+                traits[code] = feat._STABLE
+    traits[0x4E00:0x9FD6] |= feat._HAN
+    return traits
+
+
+def test_the_code_point_tables_match_their_definitions():
+    """The start-up tables are built the fast way (marks apart from the regex, C calls per
+    plane, NFD-unchanged ranges passed over); on this Python's Unicode data they must equal
+    the straightforward per-character definitions, bit for bit."""
+    kinds = _reference_kinds()
+    assert np.array_equal(feat._code_point_kinds(), kinds)
+    assert np.array_equal(feat._fold_traits(), _reference_traits(kinds))
+
+
 def test_ideographs_newer_than_pythons_unicode_tables_are_tokens_everywhere():
     """CJK Extension I (Unicode 15.1) is not ``isalnum()`` on Python 3.11: still a token."""
     text = "\U0002ebf0\U0002ebf1 北京 data"
