@@ -192,9 +192,32 @@ cdef class JiebaCut:
             frequency = _digits(data, space + 1, stop)
             if frequency < 0:  # not plain digits: as int() reads it, or ValueError
                 frequency = int(dictionary[space + 1:stop])
-            self._add_word(dictionary[first:space].decode("utf-8"), frequency)
+            if not self._add_han_word(data, first, space, frequency):
+                self._add_word(dictionary[first:space].decode("utf-8"), frequency)
             total += frequency
         return total
+
+    cdef bint _add_han_word(self, const unsigned char* data, Py_ssize_t first, Py_ssize_t end,
+                            long long frequency) except -1:
+        """:meth:`_add_word` for a word whose UTF-8 bytes are all Han characters of jieba's range
+        (nearly every line), read in place; False, having added nothing, for any other word."""
+        cdef Py_ssize_t i
+        cdef long code_point
+        cdef Prefix* prefix = NULL
+        if end == first or (end - first) % 3:
+            return False
+        for i in range(first, end, 3):  # lead bytes E4..E9 hold the range; no overlong forms
+            if not (0xE4 <= data[i] <= 0xE9 and 0x80 <= data[i + 1] <= 0xBF
+                    and 0x80 <= data[i + 2] <= 0xBF):
+                return False
+            code_point = ((data[i] & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
+            if code_point < HAN_FIRST or code_point > HAN_LAST:
+                return False
+        for i in range(first, end, 3):
+            code_point = ((data[i] & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
+            prefix = self._child(prefix, code_point - HAN_FIRST)
+        prefix.word_log = log(<double> frequency) if frequency > 0 else NOT_A_WORD
+        return True
 
     cdef int _add_word(self, str word, long long frequency) except -1:
         """jieba: ``FREQ[word] = frequency`` (a word only when not 0) and its prefixes."""

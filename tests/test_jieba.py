@@ -88,6 +88,19 @@ def test_dictionary_lines_are_read_as_jiebas_gen_pfdict_reads_them(cut):
     assert tiny.joined("中国") == "中国".encode()
 
 
+def test_words_not_all_of_jiebas_han_range_add_only_their_han_prefix(cut):
+    tiny = _tiny(
+        "一a 2\n".encode()  # Han, then Latin: the prefix 一 only
+        + "\u9fd6 3\n".encode()  # just past jieba's range: nothing
+        + "é 4\n".encode()  # two-byte UTF-8: nothing
+        + "丁\u9fd6丁 5\n".encode()  # in, out, in: the prefix 丁 only
+    )
+    assert tiny.prefixes == 2
+    assert tiny.word_log("一") is None and tiny.word_log("丁") is None
+    with pytest.raises(UnicodeDecodeError):  # not UTF-8: refused, as jieba refuses it
+        _tiny(b"\xe4\xb8 1\n")
+
+
 @pytest.mark.parametrize(("dictionary", "line"), [
     (b"\xe4\xb8\xad 3\n\n\xe5\x9b\xbd 2\n", 2),  # a blank line
     (b"\xe4\xb8\xad\n", 1),  # no frequency
