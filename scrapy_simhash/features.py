@@ -12,9 +12,12 @@ segmenters cannot disagree on what they are given.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import re
+import sys
+import types
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -219,12 +222,38 @@ def _compiled_cut():
         from scrapy_simhash._jieba import JiebaCut
     except ImportError:  # pragma: no cover - depends on the build
         return None
+    return JiebaCut(*_jieba_tables())
+
+
+def _jieba_tables() -> tuple[bytes, dict, dict, dict]:
+    """jieba's bundled dictionary (whatever a project gave ``jieba.set_dictionary``: rjieba's is
+    fixed) and its HMM's start, transition and emission tables.
+
+    Read from jieba's package files without importing jieba when it is not imported yet: its
+    ``__init__`` imports ``pkg_resources`` wherever setuptools is installed, ~0.15 s of every
+    start-up of the crawl and of each worker. Through jieba itself if anything is amiss."""
+    if "jieba" not in sys.modules:
+        try:
+            spec = importlib.util.find_spec("jieba")
+            root = Path(next(iter(spec.submodule_search_locations)))
+            tables = [_module_from_file(root / "finalseg" / f"prob_{name}.py").P
+                      for name in ("start", "trans", "emit")]
+            return ((root / "dict.txt").read_bytes(), *tables)
+        except Exception:  # an unusual installation: let jieba find its own files
+            pass
     import jieba
     from jieba.finalseg import prob_emit, prob_start, prob_trans
 
-    # jieba's bundled dictionary, whatever a project gave jieba.set_dictionary (rjieba's is fixed)
     with jieba.get_module_res(jieba.DEFAULT_DICT_NAME) as dictionary:
-        return JiebaCut(dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P)
+        return dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P
+
+
+def _module_from_file(path: Path) -> types.ModuleType:
+    """The module of one Python file, run under a private name (its cached bytecode is used)."""
+    spec = importlib.util.spec_from_file_location(f"_scrapy_simhash_jieba_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 _RUN_MARK = "\x00"  # stands for one segmented Chinese run until its tokens are known

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from unittest import mock
 
 import jieba
@@ -228,3 +229,19 @@ def test_a_projects_own_jieba_dictionary_does_not_change_the_cut(tmp_path):
     finally:
         jieba.dt.dictionary = previous
         features._compiled_cut.cache_clear()
+
+
+
+def test_the_tables_are_read_from_jiebas_files_without_importing_it(monkeypatch):
+    from jieba.finalseg import prob_emit, prob_start, prob_trans
+
+    with jieba.get_module_res(jieba.DEFAULT_DICT_NAME) as dictionary:
+        expected = (dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P)
+    read = []
+    module_from_file = features._module_from_file
+    monkeypatch.setattr(features, "_module_from_file",
+                        lambda path: read.append(path.name) or module_from_file(path))
+    monkeypatch.delitem(sys.modules, "jieba")  # as in a crawl's or a worker's own process
+    assert features._jieba_tables() == expected
+    assert read == ["prob_start.py", "prob_trans.py", "prob_emit.py"]
+    assert "jieba" not in sys.modules  # (its pkg_resources import: ~0.15 s of a start-up)
