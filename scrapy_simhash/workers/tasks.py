@@ -57,19 +57,22 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
 
     A label Scrapy found by reading the bytes as ASCII cannot be right: the bytes are not UTF-16.
     Browsers read such a page as UTF-8 (the WHATWG prescan's rule), and so does the library's own
-    decoding; Scrapy's text is CJK-looking noise. A charset in the Content-Type header, one given
-    when the response was made, or a byte-order mark is believed, as Scrapy and browsers do.
+    decoding; Scrapy's text is CJK-looking noise. A charset in the Content-Type header, a
+    byte-order mark, or an encoding given when the response was made is believed, as Scrapy and
+    browsers do (a middleware's ``response.replace()`` gives the one Scrapy resolved: believed).
     """
-    body = response.body
-    if getattr(response, "_encoding", None) or body.startswith(_BYTE_ORDER_MARKS):
-        return False
-    from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding
+    from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
 
-    label = html_body_declared_encoding(body)  # as Scrapy reads it
-    if label is None or _codec_name(label) not in _WIDE_CODECS:
+    if getattr(response, "_encoding", None):
         return False
     content_type = response.headers.get(b"Content-Type")
-    return not (content_type and http_content_type_encoding(content_type.decode("latin-1")))
+    if content_type and http_content_type_encoding(content_type.decode("latin-1")):
+        return False  # (most pages: the body is not scanned)
+    body = response.body
+    if read_bom(body)[0] is not None:  # Scrapy's own reading of byte-order marks
+        return False
+    label = html_body_declared_encoding(body)  # as Scrapy reads it
+    return label is not None and _codec_name(label) in _WIDE_CODECS
 
 
 def _codec_name(label: str) -> str | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 import pytest
 from lxml import etree
 from scrapy.http import HtmlResponse
@@ -11,6 +13,7 @@ from scrapy_simhash.dedup import build_detector
 from scrapy_simhash.settings import SimhashConfig
 from scrapy_simhash.workers.tasks import (
     TREE_UNAVAILABLE,
+    meta_misleads_scrapy,
     page_signature,
     rebuilt_response,
     response_parts,
@@ -82,6 +85,8 @@ def test_a_page_whose_meta_names_utf16_is_signed_as_the_utf8_browsers_read():
 
 @pytest.mark.parametrize(("body", "content_type", "encoding"), [
     (ENGLISH.format(charset="utf-16").encode("utf-16"), "text/html", None),  # byte-order mark
+    (ENGLISH.format(charset="utf-16").encode("utf-32"), "text/html", None),  # UTF-32's mark
+    (ENGLISH.format(charset="utf-16").encode("utf-32-be"), "text/html", "utf-32-be"),
     (ENGLISH.format(charset="utf-16").encode("utf-16-le"), "text/html; charset=utf-16le", None),
     (ENGLISH.format(charset="utf-16").encode("utf-16-le"), "text/html", "utf-16-le"),  # given
 ])
@@ -93,6 +98,17 @@ def test_a_utf16_page_declared_outside_its_meta_keeps_scrapys_tree(body, content
     assert signature == detector.signature_tree(response.selector.root)
     assert detector.is_duplicate(signature, page_signature(
         detector, _response(ENGLISH.format(charset="utf-8").encode(), "text/html"))[0])
+
+
+def test_a_byte_order_mark_scrapy_honours_is_believed_over_the_meta():
+    """Every mark Scrapy reads (w3lib's read_bom), UTF-32's big-endian one included, even
+    before an ASCII body: Scrapy and the library both decode by the mark."""
+    body = ENGLISH.format(charset="utf-16").encode()
+    for mark in (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE,
+                 codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
+        assert not meta_misleads_scrapy(_response(mark + body, "text/html")), mark
+    assert meta_misleads_scrapy(_response(body, "text/html"))
+    assert not meta_misleads_scrapy(_response(body, "text/html; charset=utf-16"))
 
 
 def _same_tree_or_declined(response: HtmlResponse) -> bool:
