@@ -419,10 +419,10 @@ def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | 
 
     Every stage is included: decoding, main-text extraction, tokenisation, signature, comparison.
     Each document becomes a Scrapy ``HtmlResponse`` whose signature is taken as the crawl takes
-    it (:func:`~scrapy_simhash.workers.tasks.page_signature`). ``bytes`` (or another bytes-like
-    object) are decoded as Scrapy decodes a response whose Content-Type names no charset
-    (byte-order mark, then ``<meta charset>``, then detection); a ``str`` is encoded as UTF-8
-    and read back as UTF-8. A document the crawl never parses (larger than
+    it (:func:`~scrapy_simhash.workers.tasks.page_signature`). ``bytes`` (or a ``bytearray`` or
+    ``memoryview``) are decoded as Scrapy decodes a response whose Content-Type names no
+    charset (byte-order mark, then ``<meta charset>``, then detection); a ``str`` is encoded as
+    UTF-8 and read back as UTF-8. A document the crawl never parses (larger than
     ``SIMHASH_MAX_BODY_SIZE``'s default, or binary) is a near duplicate of nothing, as a page
     with too little text. ``url_a`` / ``url_b`` default to ``http://localhost/a`` /
     ``http://localhost/b``.

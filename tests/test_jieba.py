@@ -93,6 +93,7 @@ def test_words_not_all_of_jiebas_han_range_add_only_their_han_prefix(cut):
     tiny = _tiny(
         "一a 2\n".encode()  # Han, then Latin: the prefix 一 only
         + "\u9fd6 3\n".encode()  # just past jieba's range: nothing
+        + "\u4dff 3\n".encode()  # just before it (a lead byte the range shares): nothing
         + "é 4\n".encode()  # two-byte UTF-8: nothing
         + "丁\u9fd6丁 5\n".encode()  # in, out, in: the prefix 丁 only
     )
@@ -245,3 +246,11 @@ def test_the_tables_are_read_from_jiebas_files_without_importing_it(monkeypatch)
     assert features._jieba_tables() == expected
     assert read == ["prob_start.py", "prob_trans.py", "prob_emit.py"]
     assert "jieba" not in sys.modules  # (its pkg_resources import: ~0.15 s of a start-up)
+
+
+def test_the_tables_come_from_jieba_itself_when_its_files_cannot_be_found(monkeypatch):
+    expected = features._jieba_tables()
+    monkeypatch.delitem(sys.modules, "jieba")
+    monkeypatch.setattr(features.importlib.util, "find_spec", lambda name: None)
+    assert features._jieba_tables() == expected
+    assert "jieba" in sys.modules  # imported after all

@@ -36,7 +36,9 @@ error says the outcome is unknown. The one case this reads wrongly: the key was 
 with that very fingerprint before the call (an earlier crawl of the same URL); the page is then
 kept once more, and nothing is stored twice. ``add_many`` resolves a batch whose reply was lost
 the same way: each pair is looked up at distance 0 and only the pairs not stored under their
-key are added again (a script runs whole or not at all). If the server came back empty
+key are added again (a script runs whole or not at all), so no pair is stored more often than
+the call asked; a pair stored before the call, though, is not added again when the script never
+ran. If the server came back empty
 (restarted without persistence), the parameters are written again and the call proceeds on the
 now empty index.
 """
