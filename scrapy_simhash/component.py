@@ -3,7 +3,8 @@
 Each is a :class:`DedupComponent` with its own index namespace (``pages``, ``items``): it reads
 the settings (a bad value fails here, naming the setting), builds its
 :class:`~scrapy_simhash.dedup.Deduplicator` and takes the crawl's worker pool, and opens and
-closes both with the spider.
+closes both with the spider. When the spider opens, the worker processes are started before the
+crawl makes its own one-time loads, so both happen at once.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ class DedupComponent:
             raise NotConfigured("SIMHASH_ENABLED is False")
         self.crawler = crawler
         self.config: SimhashConfig = load_config(crawler.settings)
-        self.dedup = Deduplicator(crawler, self.config, build_detector(self.config),
-                                  self.namespace)
+        self.dedup = Deduplicator(crawler, self.config,
+                                  build_detector(self.config, warm_up=False), self.namespace)
         self.workers = WorkerPool.of(crawler, self.config)
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -47,6 +48,9 @@ class DedupComponent:
         self.dedup.open()
         if self.workers is not None:
             self.workers.open(self.namespace)
+        # The crawl's own one-time loads, for the pages it checks itself (while its workers
+        # start, say), come after the workers were started: they make theirs meanwhile.
+        self.dedup.detector.fingerprinter.warm_up()
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
         if self.workers is not None:

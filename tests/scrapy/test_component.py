@@ -37,3 +37,20 @@ def test_disabled_or_misconfigured_components_fail_at_start_up(component):
                                                     "SIMHASH_BITS": "many"}))
     with pytest.raises(SimhashSettingError, match="SIMHASH_BITS"):
         component.from_crawler(get_crawler(Spider, {"SIMHASH_BITS": "many"}))
+
+
+def test_the_workers_start_before_the_crawls_own_one_time_loads(monkeypatch):
+    """A worker takes ~0.5 s to be ready, and the crawl checks pages itself until then: it is
+    started first, so it loads its dictionary while the crawl loads its own."""
+    from scrapy_simhash.fingerprint import Fingerprinter
+    from scrapy_simhash.workers import WorkerPool
+
+    calls = []
+    monkeypatch.setattr(WorkerPool, "open", lambda pool, namespace: calls.append("workers"))
+    monkeypatch.setattr(Fingerprinter, "warm_up", lambda fingerprinter: calls.append("warm up"))
+    component = Notes.from_crawler(get_crawler(Spider, {"SIMHASH_WORKERS": 1}))
+    assert component.workers is not None
+    assert calls == []  # nothing loaded before the spider opens
+    component.spider_opened()
+    assert calls == ["workers", "warm up"]
+    component.spider_closed()
