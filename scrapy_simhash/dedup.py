@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.defer import CancelledError as DeferredCancelled
 
 from scrapy_simhash.report import CrawlSession
-from scrapy_simhash.settings import SimhashConfig, SimhashSettingError, setting_for_error
+from scrapy_simhash.settings import (
+    SimhashConfig,
+    SimhashSettingError,
+    mentioned,
+    setting_for_error,
+)
 from scrapy_simhash.workers import WorkerError
 
 if TYPE_CHECKING:
@@ -79,13 +84,13 @@ def build_detector(config: SimhashConfig, *, warm_up: bool = True) -> Detector:
         detector = get_detector(config.algorithm, **options)
     except (ValueError, TypeError, ImportError) as error:
         message = str(error)
-        names_an_option = any(option in message for option in config.algorithm_options)
-        names_a_setting = any(arg in message for arg in kwargs)
+        names_an_option = any(mentioned(option, message) for option in config.algorithm_options)
+        names_a_setting = any(mentioned(arg, message) for arg in kwargs)
         if names_an_option or (config.algorithm_options and not names_a_setting):
             raise SimhashSettingError(
                 "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
             ) from error
-        name, value = setting_for_error(error, kwargs)
+        name, value = setting_for_error(error, kwargs, config.fingerprint_settings)
         raise SimhashSettingError(name, value, str(error)) from error
     try:  # resolve the extractor now: an unknown or missing one fails at start-up
         _ = detector.fingerprinter.extractor

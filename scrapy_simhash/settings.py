@@ -10,6 +10,7 @@ tunes the crawl.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +84,8 @@ class SimhashConfig:
     index_uri: str = "memory://"
     index_options: dict[str, Any] = field(default_factory=dict)
     fingerprint_kwargs: dict[str, Any] = field(default_factory=dict)
+    #: The setting each of ``fingerprint_kwargs`` came from (for error messages).
+    fingerprint_settings: dict[str, str] = field(default_factory=dict)
     item_fields: tuple[str, ...] = ("title", "body")
     item_key_field: str | None = "url"
     on_index_error: str = "keep"
@@ -113,6 +116,9 @@ def read_bool(settings: BaseSettings, name: str) -> bool | None:
     raise SimhashSettingError(name, value, "allowed values are True or False")
 
 
+_INTEGER = re.compile(r"-?[0-9]+")  # as `scrapy crawl -s NAME=VALUE` gives it (ASCII digits)
+
+
 def read_int(
     settings: BaseSettings, name: str, *, minimum: int, maximum: int | None = None
 ) -> int | None:
@@ -123,7 +129,7 @@ def read_int(
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    elif isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
         number = int(value)
     bounds = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
     if number is None or number < minimum or (maximum is not None and number > maximum):
@@ -260,9 +266,14 @@ def read_report_file(settings: BaseSettings) -> str | None:
     return value
 
 
-def read_fingerprint_kwargs(settings: BaseSettings) -> dict[str, Any]:
-    """Keyword arguments for the Fingerprinter: only the settings that are not ``None``."""
-    kwargs = read_dict(settings, "SIMHASH_FINGERPRINT_OPTIONS")
+def _fingerprint_arguments(settings: BaseSettings) -> dict[str, tuple[Any, str]]:
+    """Keyword arguments for the Fingerprinter, argument -> (value, the setting it came from):
+    only the settings that are not ``None``; a dedicated setting wins over the same key of
+    ``SIMHASH_FINGERPRINT_OPTIONS``."""
+    arguments = {
+        argument: (value, "SIMHASH_FINGERPRINT_OPTIONS")
+        for argument, value in read_dict(settings, "SIMHASH_FINGERPRINT_OPTIONS").items()
+    }
     readers = {
         "bits": lambda name: read_int(settings, name, minimum=8),
         "max_distance": lambda name: read_int(settings, name, minimum=0),
@@ -273,19 +284,21 @@ def read_fingerprint_kwargs(settings: BaseSettings) -> dict[str, Any]:
         reader = readers.get(argument, lambda name: _raw(settings, name))
         value = reader(name)
         if value is not None:
-            kwargs[argument] = value
-    return kwargs
+            arguments[argument] = (value, name)
+    return arguments
 
 
 def load_config(settings: BaseSettings) -> SimhashConfig:
     """Read and validate every ``SIMHASH_*`` setting; raises :class:`SimhashSettingError`."""
+    arguments = _fingerprint_arguments(settings)
     return SimhashConfig(
         enabled=bool(read_bool(settings, "SIMHASH_ENABLED")),
         algorithm=read_choice(settings, "SIMHASH_ALGORITHM", ALGORITHMS),
         algorithm_options=read_dict(settings, "SIMHASH_ALGORITHM_OPTIONS"),
         index_uri=read_index_uri(settings),
         index_options=read_dict(settings, "SIMHASH_INDEX_OPTIONS"),
-        fingerprint_kwargs=read_fingerprint_kwargs(settings),
+        fingerprint_kwargs={argument: value for argument, (value, _) in arguments.items()},
+        fingerprint_settings={argument: name for argument, (_, name) in arguments.items()},
         item_fields=read_str_list(settings, "SIMHASH_ITEM_FIELDS"),
         item_key_field=read_field_name(settings, "SIMHASH_ITEM_KEY_FIELD"),
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
@@ -298,15 +311,29 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
     )
 
 
-def setting_for_error(error: Exception, kwargs: Mapping[str, Any]) -> tuple[str, Any]:
-    """The setting a Fingerprinter error is about (the parameter its message names first) and
-    that setting's value; all the fingerprint settings given, when the message names none."""
+def setting_for_error(
+    error: Exception, kwargs: Mapping[str, Any], sources: Mapping[str, str] | None = None
+) -> tuple[str, Any]:
+    """The setting a Fingerprinter error is about (the parameter its message names first, as a
+    whole word) and that setting's value; all the fingerprint settings given, when the message
+    names none. ``sources``: the setting each argument came from (see
+    :attr:`SimhashConfig.fingerprint_settings`); by default its dedicated one."""
     message = str(error)
-    positions = {arg: message.find(arg) for arg in kwargs if arg in message}
+    sources = sources or {}
+    positions = {
+        arg: found.start() for arg in kwargs if (found := mentioned(arg, message)) is not None
+    }
     if positions:
         first = min(positions, key=lambda arg: (positions[arg], -len(arg)))
-        if first in FINGERPRINT_SETTINGS:
-            return FINGERPRINT_SETTINGS[first], kwargs[first]
+        setting = sources.get(first) or FINGERPRINT_SETTINGS.get(first)
+        if setting and setting != "SIMHASH_FINGERPRINT_OPTIONS":
+            return setting, kwargs[first]
         return "SIMHASH_FINGERPRINT_OPTIONS", {first: kwargs[first]}
     named = [FINGERPRINT_SETTINGS[arg] for arg in kwargs if arg in FINGERPRINT_SETTINGS]
     return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS", dict(kwargs)
+
+
+def mentioned(name: str, message: str) -> re.Match | None:
+    """Where ``message`` names the parameter ``name`` as a word of its own (``k`` is not named
+    by "tokenizer")."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message)

@@ -47,6 +47,8 @@ def test_values_are_read():
         ("SIMHASH_ALGORITHM", "lsh", "'simhash', 'minhash', 'ksentence', 'exact'"),
         ("SIMHASH_ALGORITHM_OPTIONS", "not a dict", "dict"),
         ("SIMHASH_BITS", "many", "integer"),
+        ("SIMHASH_BITS", "--64", "integer"),  # int() would refuse it with its own message
+        ("SIMHASH_BITS", "\u00b2", "integer"),  # a digit to str.isdigit, not to int()
         ("SIMHASH_MAX_DISTANCE", -1, "integer >= 0"),
         ("SIMHASH_MIN_TOKENS", 2.5, "integer"),
         ("SIMHASH_MIN_TOKENS", 0, "integer >= 1"),
@@ -118,3 +120,20 @@ def test_a_report_file_may_be_a_file_uri():
     assert config(SIMHASH_REPORT_FILE="file:///tmp/my%20dups.jsonl").report_file == (
         "/tmp/my dups.jsonl"
     )
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        # "k" (an algorithm option) is inside "tokenizer": the tokenizer's setting is to blame
+        ({"SIMHASH_ALGORITHM": "ksentence", "SIMHASH_ALGORITHM_OPTIONS": {"k": 3},
+          "SIMHASH_TOKENIZER": "bogus"}, "SIMHASH_TOKENIZER"),
+        # given in SIMHASH_FINGERPRINT_OPTIONS, not as SIMHASH_BITS
+        ({"SIMHASH_FINGERPRINT_OPTIONS": {"bits": 100}}, "SIMHASH_FINGERPRINT_OPTIONS"),
+        ({"SIMHASH_BITS": 100, "SIMHASH_FINGERPRINT_OPTIONS": {"bits": 64}}, "SIMHASH_BITS"),
+    ],
+)
+def test_an_error_names_the_setting_its_value_came_from(settings, named):
+    with pytest.raises(SimhashSettingError) as raised:
+        SimhashDownloaderMiddleware.from_crawler(get_crawler(Spider, settings))
+    assert raised.value.setting == named
