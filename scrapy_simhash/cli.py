@@ -284,8 +284,13 @@ def run_dedup(
     job: DedupJob,
     on_kept: Callable[[Record], None],
     on_duplicate: Callable[[Duplicate], None],
+    before_commit: Callable[[], None] | None = None,
 ) -> DedupSummary:
-    """Deduplicate ``reader``'s records in input order; the first of each cluster is kept."""
+    """Deduplicate ``reader``'s records in input order; the first of each cluster is kept.
+
+    ``before_commit`` runs once every record was decided, before the index stores the run
+    (a SQLite index: its one transaction is committed): an output that cannot be completed
+    fails the run there, and leaves the index as it was."""
     started = time.perf_counter()
     detector = build_detector(job.algorithm, job.options)
     scheme = urlsplit(job.index_uri).scheme
@@ -321,6 +326,8 @@ def run_dedup(
                 bar.set_postfix(records=summary.records, dropped=summary.dropped, refresh=False)
         if job.missing_field is not None and not job.field_seen:  # a typo, not a sparse feed
             raise CliError(job.missing_field)
+        if before_commit is not None:
+            before_commit()
         index.flush()
         finished = True
     finally:
@@ -522,20 +529,27 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size,
         progress=not args.quiet and sys.stderr.isatty(),
     )
-    with AtomicWriter(args.out) as kept_stream, _maybe_writer(args.dups) as dups_stream:
+    kept_file, dups_file = AtomicWriter(args.out), _maybe_writer(args.dups)
+    with kept_file as kept_stream, dups_file as dups_stream:
         writer = RecordWriter(kept_stream, reader)
 
         def on_duplicate(duplicate: Duplicate) -> None:
             if dups_stream is not None:
                 dups_stream.write(duplicate.as_json() + "\n")
 
+        def complete_outputs() -> None:
+            """Both outputs whole and on disk before the index stores the run: a full disk
+            fails the run with the index as it was (the files are put in place after)."""
+            writer.close()
+            kept_file.prepare()
+            dups_file.prepare()
+
         try:
-            summary = run_dedup(reader, job, writer.write, on_duplicate)
+            summary = run_dedup(reader, job, writer.write, on_duplicate, complete_outputs)
         except RecordError as error:
             if error.skippable and reader.on_error == "stop":
                 raise CliError(f"{error}; use --on-error skip to leave such records out") from None
             raise CliError(str(error)) from None
-        writer.close()
     for error in (reader.skipped + job.skipped)[:_MAX_WARNINGS]:
         print(f"{PROG}: skipped {error}", file=sys.stderr)
     if summary.skipped > _MAX_WARNINGS:
@@ -582,6 +596,9 @@ def _sqlite_path(uri: str) -> str | None:
 
 class _NoWriter:
     def __enter__(self) -> None:
+        return None
+
+    def prepare(self) -> None:
         return None
 
     def __exit__(self, *exc: object) -> None:

@@ -648,6 +648,26 @@ class AtomicWriter:
         self._stream: IO[str] | None = None
         self._temp: str | None = None
         self._target: Path | None = None
+        self._prepared = False
+
+    def prepare(self) -> None:
+        """Put what was written on disk now (flush, ``fsync``), short of putting the file in
+        place: a write that fails (a full disk) fails here, while the caller can still undo what
+        goes with the file (an index's transaction). The file is put in place on exit."""
+        assert self._stream is not None
+        try:
+            self._stream.flush()
+            if self._temp is not None:
+                os.fsync(self._stream.fileno())
+        except OSError as error:
+            raise self._named(error) from error
+        self._prepared = True
+
+    def _named(self, error: OSError) -> OSError:
+        """``error`` naming the file the caller asked for, not the temporary one (or none)."""
+        if error.filename in (None, self._temp):
+            return type(error)(error.errno, error.strerror, str(self.path))
+        return error
 
     def _open_text(self, file: int | str | os.PathLike, closefd: bool = True) -> IO[str]:
         return open(
@@ -668,9 +688,12 @@ class AtomicWriter:
         folder = target.parent
         if not folder.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder for {target.name}")
-        handle, self._temp = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=folder
-        )
+        try:
+            handle, self._temp = tempfile.mkstemp(
+                prefix=f".{target.name}.", suffix=".tmp", dir=folder
+            )
+        except OSError as error:  # an unwritable folder, say: named as the output
+            raise self._named(error) from error
         self._target = target
         self._stream = self._open_text(handle)
         return self._stream
@@ -686,9 +709,8 @@ class AtomicWriter:
             self._stream.close()  # flushes (even after a failure: what was written stays)
             return
         try:
-            if exc_type is None:
-                self._stream.flush()
-                os.fsync(self._stream.fileno())
+            if exc_type is None and not self._prepared:
+                self.prepare()
             self._stream.close()
             if exc_type is None:
                 os.chmod(self._temp, 0o666 & ~_umask())

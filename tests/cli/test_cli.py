@@ -663,3 +663,34 @@ def test_options_the_algorithm_uses_are_accepted(workdir, extra, algorithm, opti
     assert (workdir / "kept.jsonl").read_text("utf-8") == "".join(lines[i] + "\n" for i in kept)
     assert (workdir / "dups.jsonl").read_text("utf-8") == dups_text(dups)
     assert summary_of(result.stdout)[:3] == (10, len(kept), len(dups))
+
+
+def test_an_output_that_cannot_be_completed_leaves_the_index_as_it_was(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """A full disk when the kept records are put on disk: the run fails naming --out, neither
+    output appears, and the SQLite index holds nothing of the run (a repeated run keeps what a
+    first one keeps, instead of dropping every record as already seen)."""
+    import errno
+
+    from scrapy_simhash import cli, records
+
+    write_jsonl(workdir / "crawl.jsonl", sample_rows())
+    monkeypatch.chdir(workdir)
+    arguments = ["dedup", "crawl.jsonl", "-f", "body", "--index", "sqlite:///seen.db",
+                 "--out", "kept.jsonl", "--dups", "dups.jsonl", "-q"]
+
+    def full_disk(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(records.os, "fsync", full_disk)
+        assert cli.main(arguments) == 2
+    assert capsys.readouterr().err == (
+        "scrapy-simhash: error: kept.jsonl: No space left on device\n")
+    assert sorted(p.name for p in workdir.iterdir()) == ["crawl.jsonl", "seen.db"]
+    assert cli.main(arguments) == 0
+    kept = (workdir / "kept.jsonl").read_text(encoding="utf-8").splitlines()
+    assert cli.main(["dedup", "crawl.jsonl", "-f", "body", "--out", "fresh.jsonl", "-q"]) == 0
+    assert kept == (workdir / "fresh.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(kept) >= len(CERTAINLY_KEPT)
