@@ -275,8 +275,9 @@ class DedupJob:
     chunk_size: int = DEFAULT_CHUNK
     progress: bool = False
     skipped: list[RecordError] = field(default_factory=list)
-    field_seen: bool = False  # a record had the text field(s)
-    missing_field: str | None = None  # the message for the first record that had not
+    #: For each text field no record has had so far: the message for the first record without it
+    missing_fields: dict[str, str] = field(default_factory=dict)
+    fields_seen: set[str] = field(default_factory=set)  # text fields some record had
 
 
 def run_dedup(
@@ -324,8 +325,9 @@ def run_dedup(
             if bar is not None:
                 bar.update(reader.bytes_read - bar.n)
                 bar.set_postfix(records=summary.records, dropped=summary.dropped, refresh=False)
-        if job.missing_field is not None and not job.field_seen:  # a typo, not a sparse feed
-            raise CliError(job.missing_field)
+        for name, message in job.missing_fields.items():  # no record had it: a typo, not a
+            if name not in job.fields_seen:  # sparse feed
+                raise CliError(message)
         if before_commit is not None:
             before_commit()
         index.flush()
@@ -392,15 +394,20 @@ def _prepare(
         if folder:
             items.append((record.data["html"], None))
         else:
+            # Scrapy's exports leave unset fields out: a record's text is the fields it has
+            # (none: kept, unfingerprinted); a field no record has is an unknown field.
+            absent: list[str] = []
             try:
-                text = record_text(record, job.fields)
-                job.field_seen = True
-            except UnknownField as missing:
-                # Scrapy's exports leave unset fields out: a record without the field has no
-                # text (kept, unfingerprinted); if no record has it, it is an unknown field.
-                if job.missing_field is None:
-                    job.missing_field = _unknown_field_message(reader, record, str(missing))
+                text = record_text(record, job.fields, absent)
+            except UnknownField:
                 text = ""
+            if absent:
+                for name in absent:
+                    if name not in job.missing_fields:
+                        job.missing_fields[name] = _unknown_field_message(reader, record, name)
+                job.fields_seen.update(name for name in job.fields if name not in absent)
+            elif len(job.fields_seen) < len(job.fields):
+                job.fields_seen.update(job.fields)
             items.append((text, _url(record)) if job.html else text)
         records.append(record)
         keys.append(key)

@@ -625,9 +625,21 @@ def as_text(value: Any) -> str:
     return str(value)
 
 
-def record_text(record: Record, fields: list[str]) -> str:
-    """The named fields' text joined by newlines; :class:`UnknownField` when one is missing."""
-    return "\n".join(as_text(field_value(record.data, name)) for name in fields)
+def record_text(record: Record, fields: list[str], absent: list[str] | None = None) -> str:
+    """The named fields' text joined by newlines, those the record lacks left out (Scrapy's
+    exports leave unset fields out), as the item pipeline joins an item's; their names are
+    appended to ``absent``. :class:`UnknownField` when the record has none of them."""
+    parts, lacking = [], []
+    for name in fields:
+        try:
+            parts.append(as_text(field_value(record.data, name)))
+        except UnknownField:
+            lacking.append(name)
+    if absent is not None:
+        absent.extend(lacking)
+    if lacking and not parts:
+        raise UnknownField(lacking[0])
+    return "\n".join(parts)
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -505,6 +505,33 @@ def test_a_first_record_without_the_text_field_is_kept_unfingerprinted(workdir: 
     assert summary_of(result.stdout) == (4, 1 + len(kept), len(dups), 1, 0)
 
 
+def test_a_record_lacking_one_of_several_fields_is_checked_on_the_others(workdir: Path) -> None:
+    """Scrapy's exports leave unset fields out: with --field title --field body, records
+    without a title are compared on their body (as the item pipeline joins an item's fields),
+    not kept unfingerprinted."""
+    write_jsonl(workdir / "crawl.jsonl", [
+        {"url": "a", "title": "Harbour", "body": EN_HARBOUR}, {"url": "b", "body": EN_ORCHARD},
+        {"url": "c", "body": EN_ORCHARD}, {"url": "d", "title": "Orchard"},
+    ])
+    result = run_cli("dedup", "crawl.jsonl", "-f", "title", "-f", "body", "--id-field", "url",
+                     "--out", "kept.jsonl", "--dups", "dups.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    kept = [json.loads(line)["url"] for line in (workdir / "kept.jsonl").open(encoding="utf-8")]
+    assert kept == ["a", "b", "d"]  # c duplicates b; d's title alone is too short to compare
+    assert [json.loads(line) for line in (workdir / "dups.jsonl").open(encoding="utf-8")] == [
+        {"id": "c", "duplicate_of": "b", "distance": 0}]
+
+
+def test_a_field_no_record_has_is_unknown_even_beside_known_ones(workdir: Path) -> None:
+    write_jsonl(workdir / "crawl.jsonl", sample_rows()[:3])
+    result = run_cli("dedup", "crawl.jsonl", "-f", "title", "-f", "bdy", "--out", "kept.jsonl",
+                     cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        "scrapy-simhash: error: crawl.jsonl:1: unknown field 'bdy' (fields: url, title, body)")
+    assert sorted(p.name for p in workdir.iterdir()) == ["crawl.jsonl"]
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     (("--out", "same.jsonl", "--dups", "same.jsonl"), "--out and --dups name the same file"),
     (("--out", "a_folder"), "a_folder: is a folder"),

@@ -105,6 +105,9 @@ def test_fields_join_lists_and_follow_dotted_paths(tmp_path: Path) -> None:
     assert record_text(record, ["title", "body", "meta.lead"]) == "T\np1\np2\nL"
     with pytest.raises(UnknownField):
         record_text(record, ["meta.missing"])
+    absent: list[str] = []
+    assert record_text(record, ["subtitle", "title", "meta.missing"], absent) == "T"
+    assert absent == ["subtitle", "meta.missing"]
 
 
 def test_writer_reproduces_each_format(tmp_path: Path) -> None:
