@@ -116,20 +116,40 @@ def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
     _WORKER_DETECTOR = get_detector(algorithm, **options)
 
 
+@dataclass(frozen=True)
+class ExtractionFailed:
+    """In place of a signature: the extractor raised on this record's HTML (a custom
+    ``--extractor``, say). The record is kept unfingerprinted, as the crawl keeps such a page."""
+
+    cause: str
+
+
 def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
-    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``).
+    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``);
+    :class:`ExtractionFailed` for a page whose extraction raised.
 
     SimHash signs the whole batch at once (:meth:`Fingerprinter.fingerprint_many`, the same
     bits as one by one); other detectors sign record by record.
     """
     if detector.name == "simhash":
         fingerprinter = detector.fingerprinter
-        if kind == "html":
-            items = [fingerprinter.extract(html, None, url) for html, url in items]
-        return fingerprinter.fingerprint_many(items)
+        if kind != "html":
+            return fingerprinter.fingerprint_many(items)
+        texts = [_guarded(fingerprinter.extract, html, None, url) for html, url in items]
+        signed = iter(fingerprinter.fingerprint_many(
+            [text for text in texts if not isinstance(text, ExtractionFailed)]
+        ))
+        return [text if isinstance(text, ExtractionFailed) else next(signed) for text in texts]
     if kind == "html":
-        return [detector.signature_html(html, None, url) for html, url in items]
+        return [_guarded(detector.signature_html, html, None, url) for html, url in items]
     return [detector.signature(text) for text in items]
+
+
+def _guarded(call: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return call(*args)
+    except Exception as error:
+        return ExtractionFailed(f"{type(error).__name__}: {error}")
 
 
 def _sign_in_worker(kind: str, items: Sequence[Any]) -> list[Any]:
@@ -278,6 +298,8 @@ class DedupJob:
     #: For each text field no record has had so far: the message for the first record without it
     missing_fields: dict[str, str] = field(default_factory=dict)
     fields_seen: set[str] = field(default_factory=set)  # text fields some record had
+    extraction_failures: int = 0  # records whose extractor raised (kept unfingerprinted)
+    first_extraction_failure: str | None = None
 
 
 def run_dedup(
@@ -310,6 +332,7 @@ def run_dedup(
     try:
         prepared = (_prepare(chunk, reader, job) for chunk in _chunked(reader, job.chunk_size))
         for records, keys, signatures in _signed(prepared, detector, pool, job):
+            signatures = _failures_noted(records, signatures, reader, job)
             decisions = keeper.decide(keys, signatures)
             for record, key, signature, match in zip(
                 records, keys, signatures, decisions, strict=True
@@ -346,6 +369,25 @@ def run_dedup(
     summary.skipped = len(reader.skipped) + len(job.skipped)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _failures_noted(
+    records: list[Record], signatures: list[Any], reader: RecordReader, job: DedupJob
+) -> list[Any]:
+    """``signatures`` with None for each :class:`ExtractionFailed`, whose first cause and count
+    the job keeps (reported once, after the run)."""
+    if not any(isinstance(signature, ExtractionFailed) for signature in signatures):
+        return signatures
+    out = []
+    for record, signature in zip(records, signatures, strict=True):
+        if isinstance(signature, ExtractionFailed):
+            job.extraction_failures += 1
+            if job.first_extraction_failure is None:
+                where = f"{reader.name}:{record.line}"
+                job.first_extraction_failure = f"{where}: {signature.cause}"
+            signature = None
+        out.append(signature)
+    return out
 
 
 def _one_transaction_options(detector: Any) -> dict[str, Any]:
@@ -561,6 +603,9 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         print(f"{PROG}: skipped {error}", file=sys.stderr)
     if summary.skipped > _MAX_WARNINGS:
         print(f"{PROG}: ... and {summary.skipped - _MAX_WARNINGS} more skipped", file=sys.stderr)
+    if job.extraction_failures:
+        print(f"{PROG}: the extractor failed on {job.extraction_failures} record(s), kept "
+              f"unfingerprinted; the first: {job.first_extraction_failure}", file=sys.stderr)
     print(summary.line(), file=sys.stderr if STDIO in (args.out, args.dups) else sys.stdout)
     return 0
 

@@ -461,6 +461,39 @@ def test_sign_batch_equals_signing_one_by_one() -> None:
     ]
 
 
+FAILING_EXTRACTOR = """
+from scrapy_simhash.extract import extract_main_text
+
+def fail_on_marked(html, encoding=None, url=None):
+    if "MARKED" in html:
+        raise RuntimeError("cannot read this page")
+    return extract_main_text(html, encoding, url)
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_records_the_extractor_fails_on_are_kept_unfingerprinted(workdir: Path, jobs) -> None:
+    """A custom extractor that raises on one record: the run goes on (as a crawl keeps such a
+    page, counted), the record is kept unfingerprinted, and one line names the first cause."""
+    (workdir / "failing_extractor.py").write_text(FAILING_EXTRACTOR, encoding="utf-8")
+    page = "<html><body><article><p>{}</p></article></body></html>"
+    rows = [{"url": "a", "html": page.format(EN_HARBOUR)},
+            {"url": "b", "html": page.format("MARKED " + EN_ORCHARD)},
+            {"url": "c", "html": page.format(EN_HARBOUR)},
+            {"url": "d", "html": page.format(EN_ORCHARD)}]
+    write_jsonl(workdir / "pages.jsonl", rows)
+    result = run_cli("dedup", "pages.jsonl", "-f", "html", "--html", "--id-field", "url",
+                     "--extractor", "failing_extractor.fail_on_marked", "--jobs", jobs,
+                     "--out", "kept.jsonl", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert result.stderr == (
+        "scrapy-simhash: the extractor failed on 1 record(s), kept unfingerprinted; the first: "
+        "pages.jsonl:2: RuntimeError: cannot read this page\n")
+    kept = [json.loads(line)["url"] for line in (workdir / "kept.jsonl").open(encoding="utf-8")]
+    assert kept == ["a", "b", "d"]
+    assert summary_of(result.stdout) == (4, 3, 1, 1, 0)
+
+
 @pytest.mark.parametrize(("extra", "expected"), [
     (("--out", "no_such_folder/kept.jsonl"), "scrapy-simhash: error: "),
     (("--out", "kept.jsonl", "--dups", "no_such_folder/dups.jsonl"), "scrapy-simhash: error: "),
