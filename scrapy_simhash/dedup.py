@@ -182,6 +182,9 @@ class Deduplicator:
         self._prefix = f"simhash/{namespace}/"
         self._logged_causes: set[tuple[str, str]] = set()
         self._stopping = False
+        #: The crawl is stopping because this component could not start (its index, its report
+        #: file): see :meth:`drop_while_stopping`.
+        self.start_up_failed = False
         self._closed = False
         self._flusher: Any = None
         self.order = DecisionOrder()
@@ -194,6 +197,7 @@ class Deduplicator:
         from scrapy_simhash.index.base import mask_password
 
         report_usable = self.session.component_opened(self.namespace)
+        self.start_up_failed = True  # until the index is open and the report usable
         if self.session.index_unusable:  # the other component just failed on the same URI
             self._stopping = True  # and is stopping the crawl: no second try, no second wait
             return
@@ -226,6 +230,15 @@ class Deduplicator:
         self._start_flusher()
         if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
             self._stop(REPORT_STOP_REASON)
+            return
+        self.start_up_failed = False
+
+    def drop_while_stopping(self) -> str:
+        """Count a page or item that reached a component that could not start while the crawl
+        stops (Scrapy 2.13 fetches its first pages before a stop at start-up takes effect): it
+        is dropped unchecked, never passed on as if checked. The reason, for its exception."""
+        self.stats.inc_value(f"{self._prefix}dropped/stopping")
+        return "dropped unchecked: the crawl is stopping (scrapy-simhash could not start)"
 
     def _start_flusher(self) -> None:
         """Flush the index periodically on the crawl's reactor (none installed: no timer)."""

@@ -84,6 +84,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
     ) -> Response | Coroutine[Any, Any, Response]:
         """The response, or (with worker processes) a coroutine that returns it; raises
         :class:`NearDuplicatePage` for a near-duplicate."""
+        if self.dedup.start_up_failed:
+            raise IgnoreRequest(f"{response.url} {self.dedup.drop_while_stopping()}")
         outcome_reason = self._skip_reason(request, response)
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)

@@ -88,6 +88,8 @@ class SimhashPipeline(DedupComponent):
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """The item, or (with worker processes) a coroutine that returns it; raises
         :class:`NearDuplicateItem` for a near-duplicate."""
+        if self.dedup.start_up_failed:
+            raise DropItem(self.dedup.drop_while_stopping())
         adapter = ItemAdapter(item)
         text = item_text(adapter, self.fields)
         if not text.strip():

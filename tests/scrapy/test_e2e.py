@@ -284,6 +284,9 @@ def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_p
     assert result.log.count("cannot open the index at SIMHASH_INDEX_URI") == 1  # pages, items
     assert "Spider closed (simhash_index_error)" in result.log
     assert len(result.requested) <= 1  # at most the start page, already on its way
+    # (Scrapy 2.13 fetches it before the stop takes effect: dropped, not passed on unchecked)
+    assert result.items == [] and "the index is not open" not in result.log
+    assert result.stats.get("simhash/pages/dropped/stopping", 0) == len(result.requested)
     assert previous.read_text().count("\n") == 1  # a crawl that never ran replaces nothing
     assert [p.name for p in previous.parent.iterdir()] == ["duplicates.jsonl"]
 
@@ -419,4 +422,5 @@ def test_a_report_file_that_is_a_folder_stops_the_crawl_at_once(demo_site, tmp_p
     assert "is a directory" in result.log
     assert "Spider closed (simhash_report_error)" in result.log
     assert len(result.requested) <= 1
+    assert result.items == []  # the start page, if fetched, is dropped: the crawl is stopping
     assert list(folder.iterdir()) == []
