@@ -650,7 +650,8 @@ class AtomicWriter:
 
     Data goes to a temporary file in the same folder, which replaces ``path`` on success
     (``os.replace``, after ``fsync``) and is removed on failure: readers never see half a file.
-    A symbolic link is followed: its target is replaced, the link stays. What cannot be
+    A file replaced keeps its permissions (a new one gets the umask's). A symbolic link is
+    followed: its target is replaced, the link stays. What cannot be
     replaced is written in place: ``-`` (standard output) and an existing file that is not a
     regular one (a device, a FIFO). A folder is refused (:class:`IsADirectoryError`).
     """
@@ -660,6 +661,7 @@ class AtomicWriter:
         self._stream: IO[str] | None = None
         self._temp: str | None = None
         self._target: Path | None = None
+        self._mode: int | None = None  # the permissions of the file replaced, if any
         self._prepared = False
 
     def prepare(self) -> None:
@@ -700,6 +702,7 @@ class AtomicWriter:
         folder = target.parent
         if not folder.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder for {target.name}")
+        self._mode = target.stat().st_mode & 0o777 if target.exists() else None
         try:
             handle, self._temp = tempfile.mkstemp(
                 prefix=f".{target.name}.", suffix=".tmp", dir=folder
@@ -724,8 +727,8 @@ class AtomicWriter:
             if exc_type is None and not self._prepared:
                 self.prepare()
             self._stream.close()
-            if exc_type is None:
-                os.chmod(self._temp, 0o666 & ~_umask())
+            if exc_type is None:  # an existing file keeps its permissions
+                os.chmod(self._temp, 0o666 & ~_umask() if self._mode is None else self._mode)
                 assert self._target is not None
                 os.replace(self._temp, self._target)
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,21 @@ def test_atomic_writer_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
     with AtomicWriter(target) as stream:
         stream.write("new\n")
     assert target.read_text() == "new\n"
+
+
+def test_atomic_writer_keeps_the_permissions_of_the_file_it_replaces(tmp_path: Path) -> None:
+    private = tmp_path / "private.jsonl"
+    private.write_text("old\n")
+    private.chmod(0o600)
+    with AtomicWriter(private) as stream:
+        stream.write("new\n")
+    assert private.read_text() == "new\n" and private.stat().st_mode & 0o777 == 0o600
+    fresh = tmp_path / "fresh.jsonl"
+    with AtomicWriter(fresh) as stream:
+        stream.write("new\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 @pytest.mark.parametrize("line", [
