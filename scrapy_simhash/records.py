@@ -357,6 +357,10 @@ class RecordReader:
                 if undecodable:
                     self._fail(first_line, "not valid UTF-8")
                     continue
+                if raw.count('"') % 2 and _ends_inside_quotes(raw):  # (only at the end)
+                    self._fail(first_line, "malformed CSV (a quoted field is never closed: it "
+                                           "runs to the end of the file)")
+                    continue
                 if not row:
                     continue
                 if len(row) != len(header):
@@ -373,6 +377,26 @@ class RecordReader:
                 self._fail(None, f"{relative}: {error.strerror or error}")
                 continue
             yield Record(next(numbers), 1, {"path": relative, "html": html}, relative)
+
+
+def _ends_inside_quotes(raw: str) -> bool:
+    """Whether a CSV record's raw text (the excel dialect ``csv.reader`` reads) ends inside a
+    quoted field. That happens only at the end of the input, where the reader, lenient, takes
+    the rest of the file into that field instead of raising."""
+    quoted, field_start, at, end = False, True, 0, len(raw)
+    while at < end:
+        char = raw[at]
+        if quoted:
+            if char == '"':
+                if raw.startswith('"', at + 1):  # a doubled quote: one quote in the field
+                    at += 1
+                else:
+                    quoted = False
+        elif char == '"' and field_start:
+            quoted = True
+        field_start = not quoted and char in ",\r\n"
+        at += 1
+    return quoted
 
 
 class _CsvSource:

@@ -194,6 +194,24 @@ def test_a_csv_row_that_is_not_utf8_is_malformed(tmp_path: Path) -> None:
     assert "not valid UTF-8" in str(reader.skipped[0])
 
 
+@pytest.mark.parametrize("ending", ["\n", ""])
+def test_a_quote_never_closed_is_malformed_not_the_rest_of_the_file(tmp_path: Path, ending) -> None:
+    """csv.reader, lenient, takes everything after an unclosed quote into that field: the
+    records after it would silently become part of its text."""
+    path = tmp_path / "items.csv"
+    path.write_text('url,body\nu0,"fine, quoted"\nu1,"alpha beta\nu2,gamma delta\n'
+                    f'u3,epsilon zeta{ending}', encoding="utf-8")
+    reader, records = read(path, "skip")
+    assert [r.data for r in records] == [{"url": "u0", "body": "fine, quoted"}]
+    assert [e.line for e in reader.skipped] == [3]
+    assert "a quoted field is never closed" in str(reader.skipped[0])
+    # Doubled quotes, quotes inside an unquoted field and a multi-line field are no such thing.
+    path.write_text('url,body\nu1,"say ""hi"""\nu2,it"s\nu3,"two\nlines"\n', encoding="utf-8")
+    reader, records = read(path, "skip")
+    assert [r.data["body"] for r in records] == ['say "hi"', 'it"s', "two\nlines"]
+    assert reader.skipped == []
+
+
 def test_a_long_pretty_printed_element_is_not_decoded_again_every_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
