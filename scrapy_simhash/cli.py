@@ -443,13 +443,11 @@ def _prepare(
                 text = record_text(record, job.fields, absent)
             except UnknownField:
                 text = ""
-            if absent:
-                for name in absent:
-                    if name not in job.missing_fields:
-                        job.missing_fields[name] = _unknown_field_message(reader, record, name)
+            for name in absent:
+                if name not in job.missing_fields:
+                    job.missing_fields[name] = _unknown_field_message(reader, record, name)
+            if len(job.fields_seen) < len(job.fields):  # (until each field was seen once)
                 job.fields_seen.update(name for name in job.fields if name not in absent)
-            elif len(job.fields_seen) < len(job.fields):
-                job.fields_seen.update(job.fields)
             items.append((text, _url(record)) if job.html else text)
         records.append(record)
         keys.append(key)

@@ -206,6 +206,12 @@ def is_iso2022(codec: str | None) -> bool:
     return codec is not None and codec.startswith("iso2022")
 
 
+def is_wide(codec: str | None) -> bool:
+    """Whether ``codec`` (a name from :func:`normalize_encoding`) is UTF-16 or UTF-32: ASCII
+    text in it is mostly NUL bytes, and ASCII bytes are not text in it."""
+    return codec in _WIDE_CODECS
+
+
 # Codecs in which ASCII bytes are ASCII text: not UTF-16/32 nor the ISO-2022 ones.
 _ASCII_COMPATIBLE = frozenset(
     codec for codec in _KNOWN_CODECS if codec not in _WIDE_CODECS and not is_iso2022(codec)

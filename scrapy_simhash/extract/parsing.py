@@ -9,12 +9,12 @@ from html import unescape
 from lxml import etree
 
 from .decoding import (
-    _WIDE_CODECS,
     NOT_UTF8,
     UTF8_IF_VALID,
     _bom_encoding,
     decode_html,
     is_iso2022,
+    is_wide,
     normalize_encoding,
     sniff_declared_encoding,
     utf8_expectation,
@@ -88,7 +88,7 @@ def looks_binary(body: bytes, encoding: str | None = None) -> bool:
     if _bom_encoding(body) is not None:  # a byte-order mark decode_html honours
         return False
     codec = normalize_encoding(encoding) if encoding else None
-    if codec in _WIDE_CODECS:
+    if is_wide(codec):
         return False
     sample = body[:_BINARY_SAMPLE]
     if not _many_controls(sample, _CONTROL_BYTES):

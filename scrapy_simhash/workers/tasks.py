@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree, html
 
+from scrapy_simhash.extract.decoding import is_wide, normalize_encoding
 from scrapy_simhash.extract.parsing import invalid_utf8
 
 if TYPE_CHECKING:
@@ -49,7 +50,6 @@ def page_signature(
 
 
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
 
 
 def meta_misleads_scrapy(response: HtmlResponse) -> bool:
@@ -72,14 +72,7 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
     if read_bom(body)[0] is not None:  # Scrapy's own reading of byte-order marks
         return False
     label = html_body_declared_encoding(body)  # as Scrapy reads it
-    return label is not None and _codec_name(label) in _WIDE_CODECS
-
-
-def _codec_name(label: str) -> str | None:
-    try:
-        return codecs.lookup(label).name
-    except LookupError:
-        return None
+    return label is not None and is_wide(normalize_encoding(label))
 _INVALID_CHAR = etree.ErrorTypes.ERR_INVALID_CHAR
 
 
