@@ -329,7 +329,10 @@ def setting_for_error(
         if setting and setting != "SIMHASH_FINGERPRINT_OPTIONS":
             return setting, kwargs[first]
         return "SIMHASH_FINGERPRINT_OPTIONS", {first: kwargs[first]}
-    named = [FINGERPRINT_SETTINGS[arg] for arg in kwargs if arg in FINGERPRINT_SETTINGS]
+    named = dict.fromkeys(
+        sources.get(arg) or FINGERPRINT_SETTINGS.get(arg) or "SIMHASH_FINGERPRINT_OPTIONS"
+        for arg in kwargs
+    )
     return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS", dict(kwargs)
 
 
