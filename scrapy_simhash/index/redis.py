@@ -45,6 +45,7 @@ now empty index.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -562,19 +563,14 @@ class RedisIndex(NearDuplicateIndex):
         """Add again the pairs a batch whose reply was lost did not store (the script ran whole,
         storing every pair, or not at all); an index error saying the outcome is unknown if the
         index cannot be read or written now."""
-        try:
+        with _outcome_unknown(lost, f"the {len(pairs)} fingerprints may or may not be stored"):
             found = self.query_many([value for _, value in pairs], 0)
             missing = [
                 (key, value) for (key, value), matches in zip(pairs, found, strict=True)
-                if not any(match.key == key and match.fingerprint == value for match in matches)
+                if not _stored_as(matches, key, value)
             ]
             if missing:
                 self._run(self._add_args(missing), "add to")
-        except NearDuplicateIndexError as error:
-            raise type(error)(
-                f"{error}; outcome unknown: the reply of the first try was lost ({lost}), so "
-                f"the {len(pairs)} fingerprints may or may not be stored"
-            ) from error
 
     def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
         value = self._fingerprint(fingerprint)
@@ -649,16 +645,11 @@ class RedisIndex(NearDuplicateIndex):
 
         The lost reply did not set ``_down_until``, so these calls reconnect at once; a failure
         here is an index error as usual (and sets it), saying the outcome is unknown."""
-        try:
+        with _outcome_unknown(lost, "the page may or may not be stored"):
             stored = self._matches(self._run(self._query_args(value, 0), "check_and_add on"))
-            if any(match.key == key and match.fingerprint == value for match in stored):
+            if _stored_as(stored, key, value):
                 return None  # the first script ran and stored the page
             return self._run(args, "check_and_add on")  # it never ran, or it found a match
-        except NearDuplicateIndexError as error:  # IndexUnavailable or a plain index error
-            raise type(error)(
-                f"{error}; outcome unknown: the reply of the first try was lost ({lost}), so "
-                "the page may or may not be stored"
-            ) from error
 
     def __len__(self) -> int:
         self._check_reachable()
@@ -701,6 +692,23 @@ class RedisIndex(NearDuplicateIndex):
             f"<RedisIndex {self.url} prefix={self.prefix!r} namespace={self.namespace!r} "
             f"bits={self.bits} k={self.max_distance} {self.layout.describe()}>"
         )
+
+
+def _stored_as(matches: list[Match], key: str, value: int) -> bool:
+    """Whether ``key`` is among ``matches`` with the very fingerprint ``value``."""
+    return any(match.key == key and match.fingerprint == value for match in matches)
+
+
+@contextlib.contextmanager
+def _outcome_unknown(lost: _ReplyLost, what: str) -> Iterator[None]:
+    """Resolving a call whose reply was ``lost``: an index error (IndexUnavailable or a plain
+    one) raised meanwhile says the outcome is unknown, and ``what`` that means."""
+    try:
+        yield
+    except NearDuplicateIndexError as error:
+        raise type(error)(
+            f"{error}; outcome unknown: the reply of the first try was lost ({lost}), so {what}"
+        ) from error
 
 
 def _chunks(iterator: Iterator, size: int) -> Iterator[list]:
