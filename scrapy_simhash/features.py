@@ -746,7 +746,8 @@ def _fold_traits() -> np.ndarray:
     changes are looked at one by one.
     """
     kinds = _code_point_kinds()
-    seconds = _composition_seconds()
+    everything = _every_code_point()
+    seconds = _composition_seconds(everything)
     normalize, combining = unicodedata.normalize, unicodedata.combining
 
     def unchanged(code: int) -> bool:  # the rule, for one character
@@ -755,7 +756,7 @@ def _fold_traits() -> np.ndarray:
                 and combining(char) == 0 and code not in seconds
                 and (kinds[code] != _CJK or 0x4E00 <= code <= 0x9FD5))
 
-    plane = _every_code_point()[:0x10000]
+    plane = everything[:0x10000]
     codes = np.arange(0x10000)
     same_nfkc = np.fromiter((normalize("NFKC", c) == c for c in plane), bool, 0x10000)
     plane_unchanged = (
@@ -779,15 +780,15 @@ def _fold_traits() -> np.ndarray:
     return traits
 
 
-def _composition_seconds() -> set[int]:
+def _composition_seconds(everything: str) -> set[int]:
     """Code points that can end a canonical composition: the second of every two-part
     canonical decomposition, and the Hangul V and T jamo (syllables compose by rule).
+    ``everything``: :func:`_every_code_point`'s string, which the caller has made already.
 
     Only characters that NFD changes have a canonical decomposition: halves of the code space
     that NFD leaves alone (one C call each) are passed over, the rest split in two until single
     characters remain (about 20,000 calls instead of a million)."""
     seconds = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
-    everything = _every_code_point()
     pending = [(0, 0xAC00), (0xD7A4, 0x110000)]  # Hangul syllables: no decomposition field
     while pending:
         start, stop = pending.pop()
