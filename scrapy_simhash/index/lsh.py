@@ -15,7 +15,6 @@ for another process's write lock).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -29,10 +28,18 @@ from scrapy_simhash.index.base import (
     NearDuplicateIndexError,
     refuse_caller_options,
 )
-from scrapy_simhash.index.sqlite import _switch_to_wal, path_of, savepoint
+from scrapy_simhash.index.sqlite import (
+    _acquire,
+    _release,
+    access_errors,
+    path_of,
+    savepoint,
+    stored_simhash_namespace,
+)
 
 DEFAULT_COMMIT_EVERY = 1000
 DEFAULT_TIMEOUT = 30.0
+DEFAULT_CACHE_SIZE_MB = 64.0  # SQLite's page cache, as the SimHash index's default
 _SIGN = 1 << 63
 
 
@@ -206,55 +213,81 @@ class MemoryBandStorage:
 class SqliteBandStorage:
     """Rows and band hashes in SQLite tables named after the namespace (WAL, batched commits).
 
-    Uncommitted rows are visible to this connection's lookups; other processes see them once
-    committed (every ``commit_every`` inserts, and on :meth:`flush` / :meth:`close`).
+    Uncommitted rows are visible to this process's lookups; other processes see them once
+    committed (every ``commit_every`` inserts, and on :meth:`flush` / :meth:`close`). Within one
+    process every index on the file (the crawl's ``pages`` and ``items`` namespaces, say) shares
+    one connection and its transaction, as :mod:`~scrapy_simhash.index.sqlite`'s indexes do, so
+    they never wait for each other's write lock. A namespace holds one kind of index: one that
+    holds SimHash fingerprints is refused (:class:`IndexParameterMismatch`).
     """
 
     def __init__(self, path: str | Path, namespace: str = "pages", *,
                  commit_every: int = DEFAULT_COMMIT_EVERY,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, algorithm: str = "a band index") -> None:
         if not namespace.replace("_", "").isalnum() or namespace[0].isdigit():
             raise ValueError(
                 f"namespace must be letters, digits and underscores; got {namespace!r}"
             )
         self.location = f"sqlite:///{path} (namespace {namespace!r})"
+        self._algorithm = algorithm  # (named when the file holds a SimHash index there)
         self.commit_every = max(1, int(commit_every))
-        self._pending = 0
         self._rows_table = f"lsh_{namespace}_rows"
         self._bands_table = f"lsh_{namespace}_bands"
         self._namespace = namespace
+        self._path = str(path)
         # ``timeout``: how long to wait for another process's write lock (SQLite's busy timeout),
         # also while two crawls switch a new file to WAL at the same moment.
-        self._db = sqlite3.connect(str(path), timeout=float(timeout))
+        self._shared = _acquire(self._path, float(timeout), DEFAULT_CACHE_SIZE_MB)
+        self._db = self._shared.conn
         try:
-            self._open_schema(float(timeout))
+            self._open_schema()
         except BaseException:
-            self._db.close()
+            _release(self._shared, self)
             raise
+        self._shared.users.append(self)
 
-    def _open_schema(self, timeout: float) -> None:
-        """Switch to WAL (retried while another opener holds the lock), create the tables."""
-        _switch_to_wal(self._db, timeout)
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(
-            f"""
-            CREATE TABLE IF NOT EXISTS lsh_params (namespace TEXT PRIMARY KEY, params TEXT);
-            CREATE TABLE IF NOT EXISTS {self._rows_table}
-                (id INTEGER PRIMARY KEY, key TEXT NOT NULL, payload BLOB NOT NULL);
-            CREATE TABLE IF NOT EXISTS {self._bands_table}
-                (band INTEGER NOT NULL, hash INTEGER NOT NULL, row INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS {self._bands_table}_lookup
-                ON {self._bands_table} (band, hash);
-            """
-        )
-        self._db.commit()
+    def _open_schema(self) -> None:
+        """Create the tables, in a write transaction of their own (not inside another
+        namespace's open one, whose rollback must not take these tables with it)."""
+        self._shared.commit()
+        db = self._db
+        with access_errors(self._path):
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._refuse_simhash_namespace()
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS lsh_params "
+                    "(namespace TEXT PRIMARY KEY, params TEXT)"
+                )
+                db.execute(
+                    f"CREATE TABLE IF NOT EXISTS {self._rows_table} "
+                    "(id INTEGER PRIMARY KEY, key TEXT NOT NULL, payload BLOB NOT NULL)"
+                )
+                db.execute(
+                    f"CREATE TABLE IF NOT EXISTS {self._bands_table} "
+                    "(band INTEGER NOT NULL, hash INTEGER NOT NULL, row INTEGER NOT NULL)"
+                )
+                db.execute(
+                    f"CREATE INDEX IF NOT EXISTS {self._bands_table}_lookup "
+                    f"ON {self._bands_table} (band, hash)"
+                )
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _refuse_simhash_namespace(self) -> None:
+        """A SimHash index of the same namespace in the file: refused, never mixed with."""
+        if stored_simhash_namespace(self._db, self._namespace):
+            raise IndexParameterMismatch(self.location, {"algorithm": ("simhash", self._algorithm)})
 
     def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None:
         """The row and its band hashes, all or nothing (a savepoint in the open transaction:
         a failure leaves no half-stored row, and the rows inserted before it still commit)."""
+        shared = self._shared
+        shared.begin()
         db = self._db
-        if not db.in_transaction:
-            db.execute("BEGIN")  # else the savepoint's release would commit at once
         with savepoint(db, "band_insert"):
             cursor = db.execute(
                 f"INSERT INTO {self._rows_table} (key, payload) VALUES (?, ?)", (key, payload)
@@ -264,8 +297,8 @@ class SqliteBandStorage:
                 f"INSERT INTO {self._bands_table} (band, hash, row) VALUES (?, ?, ?)",
                 [(band, _signed(value), row) for band, value in enumerate(bands)],
             )
-        self._pending += 1
-        if self._pending >= self.commit_every:
+        shared.pending += 1
+        if shared.pending >= self.commit_every:
             self.flush()
 
     def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]:
@@ -288,27 +321,31 @@ class SqliteBandStorage:
 
     def store_params(self, params: Mapping[str, Any]) -> None:
         """Store ``params`` unless a concurrent opener stored the namespace's first."""
+        self._shared.begin()
         self._db.execute("INSERT OR IGNORE INTO lsh_params (namespace, params) VALUES (?, ?)",
                          (self._namespace, json.dumps(dict(params), sort_keys=True)))
-        self._db.commit()
+        self._shared.commit()
 
     def __len__(self) -> int:
         return self._db.execute(f"SELECT COUNT(*) FROM {self._rows_table}").fetchone()[0]
 
     def flush(self) -> None:
-        self._db.commit()
-        self._pending = 0
+        """Commit what this process inserted (every namespace of the file: one transaction)."""
+        self._shared.commit()
 
     def rollback(self) -> None:
-        """Discard the inserts not yet committed."""
-        self._db.rollback()
-        self._pending = 0
+        """Discard the inserts not yet committed, of every namespace this process has open in
+        the file (they share one transaction); what was committed stays."""
+        self._shared.rollback()
+
+    def _reload(self) -> None:
+        """After a rollback of the shared transaction: nothing is cached here."""
 
     def close(self) -> None:
         try:
             self.flush()
         finally:
-            self._db.close()
+            _release(self._shared, self)
 
 
 def _signed(value: int) -> int:
@@ -333,8 +370,9 @@ def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
         _refuse_unknown(options, ("commit_every", "timeout"), uri)
         commit_every = int(options.pop("commit_every", DEFAULT_COMMIT_EVERY))
         timeout = float(options.pop("timeout", DEFAULT_TIMEOUT))
-        return BandIndex(scheme, SqliteBandStorage(path, namespace, commit_every=commit_every,
-                                                   timeout=timeout))
+        storage = SqliteBandStorage(path, namespace, commit_every=commit_every, timeout=timeout,
+                                    algorithm=scheme.name)
+        return BandIndex(scheme, storage)
     raise ValueError(
         f"index URI {uri!r} is not supported for the {scheme.name} detector; "
         "use memory:// or sqlite:///path.db"

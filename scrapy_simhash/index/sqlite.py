@@ -52,10 +52,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from .base import Match, NearDuplicateIndex, NearDuplicateIndexError
+from .base import IndexParameterMismatch, Match, NearDuplicateIndex, NearDuplicateIndexError
 from .layout import Layout, TablesOption
 from .memory import MASK64, FingerprintTables, _Growable, split_words
 
@@ -112,7 +113,7 @@ class _SharedConnection:
             except BaseException:
                 self.conn.close()
                 raise
-        self.users: list[SqliteIndex] = []
+        self.users: list[Any] = []  # SqliteIndex and lsh.SqliteBandStorage: ``_reload()``
         self.in_transaction = False
         self.started = 0.0
         self.pending = 0
@@ -216,6 +217,35 @@ def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[None]:
             conn.execute(f"RELEASE {name}")
         raise
     conn.execute(f"RELEASE {name}")
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone() is not None
+
+
+def stored_simhash_namespace(conn: sqlite3.Connection, namespace: str) -> bool:
+    """Whether the file holds a SimHash index (:class:`SqliteIndex`) of ``namespace``."""
+    return _has_table(conn, META_TABLE) and conn.execute(
+        f"SELECT 1 FROM {META_TABLE} WHERE namespace = ? LIMIT 1", (namespace,)
+    ).fetchone() is not None
+
+
+def stored_band_algorithm(conn: sqlite3.Connection, namespace: str) -> str | None:
+    """The algorithm of the band index (:mod:`~scrapy_simhash.index.lsh`: MinHash, KSentence,
+    exact) the file holds under ``namespace``, or None when it holds none."""
+    if not _has_table(conn, "lsh_params"):
+        return None
+    found = conn.execute(
+        "SELECT params FROM lsh_params WHERE namespace = ?", (namespace,)
+    ).fetchone()
+    if found is None:
+        return None
+    try:
+        return str(json.loads(found[0]).get("algorithm", "a band index"))
+    except (ValueError, AttributeError):
+        return "a band index"
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
@@ -342,6 +372,12 @@ class SqliteIndex(NearDuplicateIndex):
             # A write that changes nothing: SQLite opens a file it may not write read-only and
             # would otherwise fail only at the first insert, page after page.
             conn.execute(f"DELETE FROM {META_TABLE} WHERE 0")
+            band_algorithm = stored_band_algorithm(conn, self.namespace)
+            if band_algorithm is not None:  # never mixed with another algorithm's rows
+                raise IndexParameterMismatch(
+                    f"SQLite index {self.path!r} (namespace {self.namespace!r})",
+                    {"algorithm": (band_algorithm, "simhash")},
+                )
             stored = dict(
                 conn.execute(
                     f"SELECT name, value FROM {META_TABLE} WHERE namespace = ?", (self.namespace,)

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from scrapy_simhash.detectors import MinHashDetector
+from scrapy_simhash.detectors import ExactDetector, MinHashDetector, SimHashDetector
 from scrapy_simhash.index import IndexParameterMismatch
 from scrapy_simhash.index.lsh import (
     DEFAULT_TIMEOUT,
@@ -59,19 +59,22 @@ def test_an_opener_that_stores_parameters_second_keeps_the_firsts(tmp_path):
 
 
 def test_the_lock_timeout_is_an_option(tmp_path):
-    uri = f"sqlite:///{tmp_path / 'wait.db'}"
-    holder = MinHashDetector().open_index(uri)
-    holder.add("page", MinHashDetector().signature_of_set({"a b c"}))  # holds the write lock
-    waiter = MinHashDetector().open_index(f"{uri}?timeout=0.2")
+    path = tmp_path / "wait.db"
+    waiter = MinHashDetector().open_index(f"sqlite:///{path}?timeout=0.2")
     busy_timeout_ms = waiter.storage._db.execute("PRAGMA busy_timeout").fetchone()[0]
     assert busy_timeout_ms == 200  # SQLite's wait for the lock (sqlite3's default: 5 s)
-    with pytest.raises(sqlite3.OperationalError, match="locked"):
-        waiter.add("other", MinHashDetector().signature_of_set({"d e f"}))
-    assert holder.storage._db.execute("PRAGMA busy_timeout").fetchone()[0] == (
-        1000 * DEFAULT_TIMEOUT
-    )
-    holder.close()
+    holder = sqlite3.connect(path, isolation_level=None)  # another process's connection
+    holder.execute("BEGIN IMMEDIATE")  # holds the write lock
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            waiter.add("other", MinHashDetector().signature_of_set({"d e f"}))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
     waiter.close()
+    with MinHashDetector().open_index(f"sqlite:///{path}") as default:
+        timeout = default.storage._db.execute("PRAGMA busy_timeout").fetchone()[0]
+        assert timeout == 1000 * DEFAULT_TIMEOUT
 
 
 def test_a_refused_band_insert_leaves_no_half_row_and_keeps_the_rows_before_it(tmp_path):
@@ -109,3 +112,37 @@ def test_a_refused_band_insert_leaves_no_half_row_and_keeps_the_rows_before_it(t
 def test_the_band_index_refuses_options_it_would_ignore(tmp_path, uri, options, message):
     with pytest.raises(ValueError, match=message):
         open_band_index(uri.format(db=tmp_path / "b.db"), MinHashDetector(), **options)
+
+
+def test_namespaces_of_one_file_share_the_process_write_lock(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'shared.db'}?timeout=0.2"
+    detector = MinHashDetector()
+    pages = detector.open_index(uri, namespace="pages")
+    items = detector.open_index(uri, namespace="items")
+    pages.add("page", detector.signature_of_set({"a b c"}))  # opens the write transaction
+    items.add("item", detector.signature_of_set({"d e f"}))  # no wait for it: the same one
+    assert items.check_and_add("again", detector.signature_of_set({"d e f"})).key == "item"
+    pages.close()  # the file stays open for the other namespace
+    items.add("later", detector.signature_of_set({"g h i"}))
+    items.close()
+    with detector.open_index(uri, namespace="items") as reopened:
+        assert len(reopened) == 2
+
+
+def test_a_namespace_holds_one_algorithm(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'one.db'}"
+    detector = MinHashDetector()
+    with detector.open_index(uri) as index:
+        index.add("page", detector.signature_of_set({"a b c"}))
+    with pytest.raises(IndexParameterMismatch, match="algorithm: stored 'minhash', requested "
+                                                     "'simhash'"):
+        SimHashDetector().open_index(uri)
+    with pytest.raises(IndexParameterMismatch, match="algorithm"):
+        ExactDetector().open_index(uri)  # its own parameters differ
+    simhash_uri = f"sqlite:///{tmp_path / 'two.db'}"
+    SimHashDetector().open_index(simhash_uri).close()
+    with pytest.raises(IndexParameterMismatch, match="algorithm: stored 'simhash', requested "
+                                                     "'minhash'"):
+        detector.open_index(simhash_uri)
+    with detector.open_index(simhash_uri, namespace="other") as other:  # another namespace: fine
+        assert len(other) == 0

@@ -220,6 +220,24 @@ def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
     assert second.stats["simhash/index/pages/size"] == len(KEPT)
 
 
+def test_band_index_in_sqlite_serves_pages_and_items_without_lock_waits(demo_site, tmp_path):
+    # MinHash's pages and items: two namespaces of one file, written by one process. Each used
+    # to hold its own connection: one waited out SQLite's busy timeout for the other's lock.
+    uri = f"sqlite:///{tmp_path / 'minhash.db'}?timeout=2"
+    settings = ["-s", "SIMHASH_ALGORITHM=minhash", "-s", f"SIMHASH_INDEX_URI={uri}"]
+    first = run_crawl(demo_site, tmp_path / "first", *settings)
+    assert first.returncode == 0, first.log[-3000:]
+    assert "simhash/index/errors" not in first.stats, first.log[-3000:]
+    assert first.item_paths(demo_site.url) >= ORIGINALS
+    assert first.stats["simhash/index/items/size"] >= len(ORIGINALS)
+    second = run_crawl(demo_site, tmp_path / "second", *settings)
+    assert "simhash/index/errors" not in second.stats, second.log[-3000:]
+    assert second.stats["simhash/pages/dropped"] == len(ORIGINALS)  # the first crawl's pages
+    simhash = run_crawl(demo_site, tmp_path / "simhash", "-s", f"SIMHASH_INDEX_URI={uri}")
+    assert "Spider closed (simhash_index_error)" in simhash.log  # never mixed with MinHash
+    assert "algorithm: stored 'minhash', requested 'simhash'" in simhash.log
+
+
 def test_a_page_retried_from_its_callback_is_not_a_duplicate_of_itself(demo_site, tmp_path):
     path = sorted(ORIGINALS - {"/"})[0]
     result = run_crawl(demo_site, tmp_path, path, script=RETRY_FROM_CALLBACK_SCRIPT)
