@@ -81,9 +81,9 @@ class Detector(ABC):
         """The signature of an HTML page (main text extracted first)."""
         return self.signature(self.fingerprinter.extract(html, encoding, url))
 
-    def signature_tree(self, root: Any) -> Any | None:
+    def signature_tree(self, root: Any, url: str | None = None) -> Any | None:
         """The signature of an already-parsed lxml page; the tree is only read."""
-        return self.signature(self.fingerprinter.extract_tree(root))
+        return self.signature(self.fingerprinter.extract_tree(root, url))
 
     @abstractmethod
     def distance(self, a: Any, b: Any) -> float:
@@ -129,8 +129,8 @@ class SimHashDetector(Detector):
     def signature(self, text: str) -> int | None:
         return self.fingerprinter.fingerprint_text(text)
 
-    def signature_tree(self, root: Any) -> int | None:
-        return self.fingerprinter.fingerprint_tree(root)
+    def signature_tree(self, root: Any, url: str | None = None) -> int | None:
+        return self.fingerprinter.fingerprint_tree(root, url)
 
     def distance(self, a: int, b: int) -> int:
         return hamming_distance(a, b)

@@ -189,8 +189,16 @@ class Fingerprinter:
         """The fingerprint of a page's main text, or None when it has too little text."""
         return self.fingerprint_text(self.extract(html, encoding, url))
 
-    def extract_tree(self, root: Any) -> str:
-        """Main text of an already-parsed lxml root (``response.selector.root``); not modified."""
+    @property
+    def reads_trees(self) -> bool:
+        """Whether the extractor reads an already-parsed tree (the builtin ones); others are
+        given the page's HTML (a crawl gives them its bytes, see
+        :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
+        return self.extractor_name in ("builtin", "wholepage")
+
+    def extract_tree(self, root: Any, url: str | None = None) -> str:
+        """Main text of an already-parsed lxml root (``response.selector.root``); not modified.
+        ``url``: the page's, for an extractor that reads it."""
         from scrapy_simhash import extract
 
         if self.extractor_name == "builtin":  # as the builtin extractor: all posts of a list
@@ -199,11 +207,11 @@ class Fingerprinter:
             return extract.visible_text_from_tree(root)
         import lxml.html
 
-        return self.extract(lxml.html.tostring(root, encoding="unicode"), None, None)
+        return self.extract(lxml.html.tostring(root, encoding="unicode"), None, url)
 
-    def fingerprint_tree(self, root: Any) -> int | None:
+    def fingerprint_tree(self, root: Any, url: str | None = None) -> int | None:
         """The fingerprint of a parsed page; the tree is only read, never changed."""
-        return self.fingerprint_text(self.extract_tree(root))
+        return self.fingerprint_text(self.extract_tree(root, url))
 
     def warm_up(self) -> None:
         """Load the segmenter's dictionary, the tokenizer's tables and the extractor now (~0.4 s)

@@ -30,8 +30,14 @@ def page_signature(
     :data:`TREE_UNAVAILABLE`. ``own_copy``: no spider will read this response (a worker's
     rebuilt one), so the tree may come from :func:`tree_from_body` instead. A page Scrapy reads
     as UTF-16 or UTF-32 only because its own ``<meta>`` says so (:func:`meta_misleads_scrapy`)
-    takes the raw HTML's way too, with the same note.
+    takes the raw HTML's way too, with the same note. An extractor that reads HTML rather than
+    trees (``SIMHASH_EXTRACTOR`` naming trafilatura or your own function) is given the body's
+    bytes, the encoding declared for them (given when the response was made, or in the HTTP
+    header) and the URL, as ``fingerprint_html`` and the command line give them.
     """
+    if not detector.fingerprinter.reads_trees:
+        encoding = declared_encoding(response)
+        return detector.signature_html(response.body, encoding, response.url), None
     if meta_misleads_scrapy(response):
         return detector.signature_html(response.body, None, response.url), TREE_UNAVAILABLE
     root = tree_from_body(response) if own_copy else None
@@ -41,7 +47,7 @@ def page_signature(
         except Exception:
             root = None
     if root is not None:
-        return detector.signature_tree(root), None
+        return detector.signature_tree(root, response.url), None
     try:
         html: str | bytes = response.text
     except Exception:
@@ -50,6 +56,20 @@ def page_signature(
 
 
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def declared_encoding(response: HtmlResponse) -> str | None:
+    """The encoding given when ``response`` was made, else its HTTP header's charset, else
+    None (what the body itself says is the extractor's to read)."""
+    from w3lib.encoding import http_content_type_encoding
+
+    given = getattr(response, "_encoding", None)
+    if given:
+        return given
+    content_type = response.headers.get(b"Content-Type")
+    if content_type:
+        return http_content_type_encoding(content_type.decode("latin-1"))
+    return None
 
 
 def meta_misleads_scrapy(response: HtmlResponse) -> bool:

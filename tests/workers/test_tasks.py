@@ -182,3 +182,45 @@ def test_parses_utf8_bodies_into_the_selectors_document(body, content_type):
     assert page_signature(detector, response, own_copy=True) == page_signature(
         detector, _response(body, content_type)
     )
+
+
+class _RecordingExtractor:
+    """A custom extractor (``SIMHASH_EXTRACTOR``) that records what it is given."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, str | None, str | None]] = []
+
+    def __call__(self, html, encoding=None, url=None) -> str:
+        from scrapy_simhash.extract import extract_main_text
+
+        self.calls.append((html, encoding, url))
+        return extract_main_text(html, encoding, url)
+
+
+@pytest.mark.parametrize(("content_type", "encoding", "expected"), [
+    ("text/html; charset=gbk", None, "gb18030"),  # the HTTP header's charset, as w3lib reads it
+    ("text/html", None, None),  # nothing declared outside the page: the extractor reads it
+    ("text/html; charset=utf-8", "gbk", "gbk"),  # given when the response was made
+])
+def test_an_html_extractor_gets_the_pages_bytes_and_url(content_type, encoding, expected):
+    from scrapy_simhash.detectors import SimHashDetector
+
+    recorder = _RecordingExtractor()
+    detector = SimHashDetector(extractor=recorder)
+    body = ARTICLE.encode("gbk")
+    response = _response(body, content_type, encoding)
+    signature, note = page_signature(detector, response)
+    assert recorder.calls == [(body, expected, "http://example.com/a")]
+    assert signature == detector.fingerprinter.fingerprint_html(body, expected,
+                                                                "http://example.com/a")
+    assert note is None
+
+
+def test_is_near_duplicate_gives_an_html_extractor_the_urls():
+    from scrapy_simhash.detectors import SimHashDetector, is_near_duplicate
+
+    recorder = _RecordingExtractor()
+    is_near_duplicate(ARTICLE, ARTICLE.encode("utf-8"), url_a="https://a.example/1",
+                      url_b="https://b.example/2", detector=SimHashDetector(extractor=recorder))
+    assert [(encoding, url) for _, encoding, url in recorder.calls] == [
+        ("utf-8", "https://a.example/1"), (None, "https://b.example/2")]
