@@ -91,11 +91,15 @@ class SimhashPipeline(DedupComponent):
         if self.dedup.start_up_failed:
             raise DropItem(self.dedup.drop_while_stopping())
         adapter = ItemAdapter(item)
-        text = item_text(adapter, self.fields)
+        try:
+            text = item_text(adapter, self.fields)
+            key = self._key(adapter) if text.strip() else ""
+        except Exception as error:  # a value whose str() raises: an int of 5,000 digits, say
+            self.dedup.signature_failed("an item", error)  # kept unchecked, counted, logged once
+            return item
         if not text.strip():
             self.dedup.skip("no_text")
             return item
-        key = self._key(adapter)
         if self.workers is not None:
             return self._check_with_workers(item, key, text)
         return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
@@ -125,6 +129,8 @@ class SimhashPipeline(DedupComponent):
         if isinstance(value, (list, tuple)):  # an ItemLoader's default output: a list
             value = next((part for part in value if part), None)
         if value:
-            return str(value)
+            # A lone surrogate (JSON's escape of half an emoji) is no text an index can store:
+            # written out as its escape, so the item keeps a key of its own.
+            return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
         self._unkeyed += 1
         return f"item-{self._unkeyed}"

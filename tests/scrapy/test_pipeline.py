@@ -92,3 +92,36 @@ def test_item_text_reads_bytes_and_nested_values_not_their_repr():
 def test_item_fields_may_be_a_json_array_on_the_command_line(pipeline_and_stats):
     pipeline, _ = pipeline_and_stats(SIMHASH_ITEM_FIELDS='["title", "text"]')
     assert pipeline.fields == ("title", "text")
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no text for this value")
+
+
+def test_a_field_whose_str_raises_keeps_the_item_unchecked_and_logs_once(pipeline_and_stats,
+                                                                          caplog):
+    pipeline, stats = pipeline_and_stats()
+    items = [
+        {"url": "http://a.test/1", "title": 10**5000, "body": BODY},  # past int's str() limit
+        {"url": "http://a.test/2", "title": _Unprintable(), "body": BODY},
+        {"url": _Unprintable(), "title": "Seeds", "body": BODY},  # the key field
+    ]
+    for item in items:
+        assert pipeline.process_item(item) is item
+    assert stats.get_value("simhash/items/skipped/error") == 3
+    assert stats.get_value("simhash/index/items/size", 0) == 0
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [r.getMessage().split(" (")[0] for r in errors] == [
+        "Simhash: signature failed for an item", "Simhash: signature failed for an item"]
+    assert "RuntimeError: no text for this value" in errors[1].getMessage()
+
+
+def test_a_key_with_a_lone_surrogate_is_stored_as_its_escape(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_ON_INDEX_ERROR="stop")
+    first = {"url": "http://a.test/\ud83d", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(first) is first
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": "http://a.test/2", "title": "Seeds", "body": BODY})
+    assert dropped.value.duplicate_of == "http://a.test/\\ud83d"
+    assert stats.get_value("simhash/index/errors") is None
