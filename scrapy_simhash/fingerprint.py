@@ -62,7 +62,8 @@ class Fingerprinter:
         extractor: str | Callable[..., str] | None = "builtin",
     ) -> None:
         self.bits = check_bits(bits)
-        self.max_distance = _int_in("max_distance", max_distance, 0, bits // 2)
+        # (the index splits the bits into max_distance + 1 parts of at least 2 bits each)
+        self.max_distance = _int_in("max_distance", max_distance, 0, bits // 2 - 1)
         self.features = _choice("features", features, feat.FEATURE_KINDS)
         self.shingle_size = _int_in("shingle_size", shingle_size, 1, 16)
         self.ngram_size = _int_in("ngram_size", ngram_size, 1, 16)

@@ -86,6 +86,7 @@ def test_bad_value_names_the_setting_and_what_is_allowed(name, value, allowed):
     [
         ("SIMHASH_BITS", 48),
         ("SIMHASH_MAX_DISTANCE", 65),
+        ("SIMHASH_MAX_DISTANCE", 64),  # half the bits: the index could not split them
         ("SIMHASH_TOKENIZER", "letters"),
         ("SIMHASH_FEATURES", "sentences"),
         ("SIMHASH_WEIGHTING", "bm25"),
