@@ -137,6 +137,22 @@ def read_int(
     return number
 
 
+def read_bits(settings: BaseSettings, name: str) -> int | None:
+    """``SIMHASH_BITS``: one of the fingerprint widths the library supports (``None`` passes)."""
+    from scrapy_simhash.simhash import SUPPORTED_BITS
+
+    value = _raw(settings, name)
+    if value is None:
+        return None
+    number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+        number = int(value)
+    if number not in SUPPORTED_BITS:
+        allowed = " or ".join(str(bits) for bits in SUPPORTED_BITS)
+        raise SimhashSettingError(name, value, f"allowed values are {allowed}")
+    return number
+
+
 def read_choice(settings: BaseSettings, name: str, choices: tuple[str, ...]) -> str:
     value = _raw(settings, name)
     if not isinstance(value, str) or value.strip().lower() not in choices:
@@ -275,7 +291,7 @@ def _fingerprint_arguments(settings: BaseSettings) -> dict[str, tuple[Any, str]]
         for argument, value in read_dict(settings, "SIMHASH_FINGERPRINT_OPTIONS").items()
     }
     readers = {
-        "bits": lambda name: read_int(settings, name, minimum=8),
+        "bits": lambda name: read_bits(settings, name),
         "max_distance": lambda name: read_int(settings, name, minimum=0),
         "min_tokens": lambda name: read_int(settings, name, minimum=1),
         "fold_traditional": lambda name: read_bool(settings, name),

@@ -46,9 +46,11 @@ def test_values_are_read():
         ("SIMHASH_ENABLED", "maybe", "True or False"),
         ("SIMHASH_ALGORITHM", "lsh", "'simhash', 'minhash', 'ksentence', 'exact'"),
         ("SIMHASH_ALGORITHM_OPTIONS", "not a dict", "dict"),
-        ("SIMHASH_BITS", "many", "integer"),
-        ("SIMHASH_BITS", "--64", "integer"),  # int() would refuse it with its own message
-        ("SIMHASH_BITS", "\u00b2", "integer"),  # a digit to str.isdigit, not to int()
+        ("SIMHASH_BITS", "many", "allowed values are 64 or 128"),
+        ("SIMHASH_BITS", "--64", "allowed values are 64 or 128"),  # int() would refuse it
+        ("SIMHASH_BITS", "\u00b2", "allowed values are 64 or 128"),  # a digit to str.isdigit
+        ("SIMHASH_BITS", 64.0, "allowed values are 64 or 128"),
+        ("SIMHASH_BITS", 48, "allowed values are 64 or 128"),
         ("SIMHASH_MAX_DISTANCE", -1, "integer >= 0"),
         ("SIMHASH_MIN_TOKENS", 2.5, "integer"),
         ("SIMHASH_MIN_TOKENS", 0, "integer >= 1"),
