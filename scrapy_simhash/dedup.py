@@ -218,10 +218,13 @@ class Deduplicator:
             # Without its index the crawl cannot deduplicate at all: stop whatever the policy.
             self.session.index_unusable = True
             self.stats.inc_value("simhash/index/errors")
+            # (an unknown option's error names no setting; values may hold a password)
+            options = ", ".join(sorted(map(str, self.config.index_options)))
+            with_options = f" with SIMHASH_INDEX_OPTIONS {options}" if options else ""
             logger.error(
-                "Simhash: cannot open the index at SIMHASH_INDEX_URI=%r (%s: %s). "
+                "Simhash: cannot open the index at SIMHASH_INDEX_URI=%r%s (%s: %s). "
                 "Stopping the crawl.",
-                mask_password(self.config.index_uri), type(error).__name__, error,
+                mask_password(self.config.index_uri), with_options, type(error).__name__, error,
                 extra={"crawler": self.crawler},
             )
             self._stop()

@@ -54,3 +54,15 @@ def test_the_workers_start_before_the_crawls_own_one_time_loads(monkeypatch):
     component.spider_opened()
     assert calls == ["workers", "warm up"]
     component.spider_closed()
+
+
+def test_an_index_option_the_backend_refuses_is_named_without_its_value(caplog):
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0,
+                                   "SIMHASH_INDEX_OPTIONS": {"bogus": "s3cret"}})
+    component = Notes.from_crawler(crawler)
+    component.spider_opened()  # the crawl is stopped: it has no engine here to stop
+    assert component.dedup.start_up_failed
+    message = next(r.getMessage() for r in caplog.records if r.levelname == "ERROR")
+    assert message.startswith("Simhash: cannot open the index at SIMHASH_INDEX_URI='memory://' "
+                              "with SIMHASH_INDEX_OPTIONS bogus (TypeError: ")
+    assert "s3cret" not in message
