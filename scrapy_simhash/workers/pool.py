@@ -251,7 +251,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 class WorkerPool:
     """The crawl's worker processes, shared by the middleware and the pipeline of one crawler."""
 
-    _pools: ClassVar[WeakKeyDictionary[Any, WorkerPool]] = WeakKeyDictionary()
+    _pools: ClassVar[WeakKeyDictionary[Any, WorkerPool | None]] = WeakKeyDictionary()
 
     def __init__(self, crawler: Crawler, config: SimhashConfig, size: int) -> None:
         self.crawler = crawler
@@ -274,18 +274,19 @@ class WorkerPool:
             return None
         if not crawler.settings.getbool("TWISTED_REACTOR_ENABLED", True):
             return None  # no Twisted reactor (TWISTED_REACTOR_ENABLED=False): workers need it
-        pool = cls._pools.get(crawler)
-        if pool is None:
-            try:
-                pickle.dumps(config)
-            except Exception as error:  # e.g. a lambda as SIMHASH_EXTRACTOR
-                logger.warning(
-                    "Simhash: the SIMHASH_* settings cannot be sent to worker processes (%s: %s);"
-                    " signatures are computed in the crawl's own process (SIMHASH_WORKERS=0)",
-                    type(error).__name__, error, extra={"crawler": crawler},
-                )
-                return None
-            pool = cls._pools[crawler] = cls(crawler, config, size)
+        if crawler in cls._pools:  # the crawler's other component asked first
+            return cls._pools[crawler]
+        try:
+            pickle.dumps(config)
+        except Exception as error:  # e.g. a lambda as SIMHASH_EXTRACTOR
+            logger.warning(
+                "Simhash: the SIMHASH_* settings cannot be sent to worker processes (%s: %s);"
+                " signatures are computed in the crawl's own process (SIMHASH_WORKERS=0)",
+                type(error).__name__, error, extra={"crawler": crawler},
+            )
+            cls._pools[crawler] = None  # said once for the crawler's components
+            return None
+        pool = cls._pools[crawler] = cls(crawler, config, size)
         return pool
 
     @classmethod
