@@ -180,7 +180,6 @@ class Deduplicator:
         self.session = CrawlSession.of(crawler, config.report_file, config.jobdir)
         self.index: NearDuplicateIndex | None = None
         self._prefix = f"simhash/{namespace}/"
-        self._logged_causes: set[tuple[str, str]] = set()
         self._stopping = False
         #: The crawl is stopping because this component could not start (its index, its report
         #: file): see :meth:`drop_while_stopping`.
@@ -427,10 +426,14 @@ class Deduplicator:
             self._stop()
 
     def _log_once(self, where: str, error: Exception, subject: str) -> None:
+        """Log the first error of each kind at each place; the index is the crawl's pages' and
+        items' alike (one outage, one line), a signature this component's own."""
         kind = error_kind(error)
-        if (where, kind) in self._logged_causes:
+        place = where if where.startswith("index") else f"{self.namespace} {where}"
+        logged = self.session.logged_causes
+        if (place, kind) in logged:
             return
-        self._logged_causes.add((where, kind))
+        logged.add((place, kind))
         logger.error(
             "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
             "(SIMHASH_ON_INDEX_ERROR=%r)",

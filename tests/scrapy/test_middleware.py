@@ -182,6 +182,18 @@ def test_index_errors_follow_the_policy_and_are_logged_once(build, caplog, polic
     ), summary
 
 
+def test_one_index_outage_is_logged_once_for_pages_and_items(build, caplog):
+    middleware, stats = build(SIMHASH_INDEX_URI=f"{__name__}.BrokenIndex")
+    pipeline = SimhashPipeline.from_crawler(middleware.crawler)
+    pipeline.spider_opened()
+    process(middleware, page("http://a.test/1", ARTICLE))
+    pipeline.process_item({"url": "http://a.test/1", "title": "Story", "body": ARTICLE})
+    assert stats.get_value("simhash/pages/kept/index_error") == 1
+    assert stats.get_value("simhash/items/kept/index_error") == 1
+    assert len([r for r in caplog.records if "disk on fire" in r.getMessage()]) == 1
+    pipeline.spider_closed()
+
+
 def _sqlite_errors() -> list[sqlite3.OperationalError]:
     """Two real OperationalErrors of different causes: a locked database, a read-only one."""
     errors = []
