@@ -101,7 +101,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
         offloaded = None
-        if workers.available and workers.has_room():
+        if workers.available and workers.has_room(len(response.body)):
             offloaded = workers.submit_page(response)
         outcome = await self.dedup.check_in_order(
             response.url, self._signature, response, offloaded, retry=_is_retry(request)

@@ -58,6 +58,10 @@ WATCHDOG_INTERVAL = 1.0
 #: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
 #: default CONCURRENT_REQUESTS: a burst of responses waits for the worker; a backlog does not).
 MAX_QUEUED = 16
+#: Bytes of a page body above which the page waits for a worker (starting, or behind) rather
+#: than being parsed in the crawl's own thread: there no SIMHASH_WORKER_TIMEOUT applies, and
+#: libxml2 takes seconds on some large hostile pages (100,000 attributes on one element: 9 s).
+INLINE_MAX_BODY = 256 * 1024
 #: The most workers ``SIMHASH_WORKERS = "auto"`` starts.
 AUTO_MAX_WORKERS = 2
 
@@ -381,22 +385,26 @@ class WorkerPool:
             and any(worker.alive for worker in self.workers)
         )
 
-    def has_room(self) -> bool:
-        """Whether a ready worker has fewer than :data:`MAX_QUEUED` tasks waiting.
+    def has_room(self, body_size: int = 0) -> bool:
+        """Whether a ready worker has fewer than :data:`MAX_QUEUED` tasks waiting, or (for a
+        page whose body is over :data:`INLINE_MAX_BODY` bytes) any worker runs at all.
 
         While no worker is ready (they are starting: imports and jieba's dictionary take most
         of a second, at the start of the crawl or after a restart) the crawl's own thread
         computes the signatures instead of leaving its first pages to wait (counted in
         ``simhash/workers/starting``). When all are behind (more pages than they can take, or a
         CPU shared with other work) it does the same rather than let the queue grow: the crawl
-        is never slower than inline work (counted in ``simhash/workers/overflow``)."""
+        is never slower than inline work (counted in ``simhash/workers/overflow``). A large
+        page waits for a worker all the same (``simhash/workers/large_waited``), where
+        ``SIMHASH_WORKER_TIMEOUT`` bounds its parse."""
         ready = self._takers(ready_only=True)
-        if not ready:
-            self.crawler.stats.inc_value("simhash/workers/starting")
-            return False
         if any(len(worker.pending) < MAX_QUEUED for worker in ready):
             return True
-        self.crawler.stats.inc_value("simhash/workers/overflow")
+        if body_size > INLINE_MAX_BODY and self._takers():  # it waits: bounded by the watchdog
+            self.crawler.stats.inc_value("simhash/workers/large_waited")
+            return True
+        self.crawler.stats.inc_value("simhash/workers/overflow" if ready else
+                                     "simhash/workers/starting")
         return False
 
     def submit_page(self, response: Any) -> Waiter | None:

@@ -507,3 +507,24 @@ def test_answers_from_a_worker_given_up_on_are_ignored(monkeypatch):
     assert isinstance(_failure_of(on_it), WorkerError)
     assert isinstance(_failure_of(queued), WorkerError)
     os.close(read_end)
+
+
+def test_a_large_page_waits_for_a_starting_or_busy_worker(monkeypatch):
+    from scrapy_simhash.workers.pool import INLINE_MAX_BODY
+
+    pool, _ = _timed_pool(monkeypatch)
+    pool._components.add("pages")
+    stats = pool.crawler.stats
+    assert not pool.has_room(INLINE_MAX_BODY + 1)  # no worker at all: the crawl computes it
+    worker, read_end = _fake_worker(pool, ready=False)
+    assert not pool.has_room(INLINE_MAX_BODY)  # a page of ordinary size: the crawl computes it
+    assert pool.has_room(INLINE_MAX_BODY + 1)  # a large one waits: the watchdog bounds it
+    worker.outReceived(encode_frame(("ready", None, 0.0, None)))
+    for _ in range(MAX_QUEUED):
+        worker.send(("text", "a backlog"))
+    assert not pool.has_room(1000)
+    assert pool.has_room(INLINE_MAX_BODY + 1)
+    assert stats.get_value("simhash/workers/starting") == 2
+    assert stats.get_value("simhash/workers/overflow") == 1
+    assert stats.get_value("simhash/workers/large_waited") == 2
+    os.close(read_end)
