@@ -119,6 +119,15 @@ def read_bool(settings: BaseSettings, name: str) -> bool | None:
 _INTEGER = re.compile(r"-?[0-9]+")  # as `scrapy crawl -s NAME=VALUE` gives it (ASCII digits)
 
 
+def _as_int(value: Any) -> int | None:
+    """An int, or a string of ASCII digits, as an int; anything else (bools too): None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+        return int(value)
+    return None
+
+
 def read_int(
     settings: BaseSettings, name: str, *, minimum: int, maximum: int | None = None
 ) -> int | None:
@@ -126,11 +135,7 @@ def read_int(
     value = _raw(settings, name)
     if value is None:
         return None
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
-        number = int(value)
+    number = _as_int(value)
     bounds = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
     if number is None or number < minimum or (maximum is not None and number > maximum):
         raise SimhashSettingError(name, value, f"expected {bounds}")
@@ -144,9 +149,7 @@ def read_bits(settings: BaseSettings, name: str) -> int | None:
     value = _raw(settings, name)
     if value is None:
         return None
-    number = value if isinstance(value, int) and not isinstance(value, bool) else None
-    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
-        number = int(value)
+    number = _as_int(value)
     if number not in SUPPORTED_BITS:
         allowed = " or ".join(str(bits) for bits in SUPPORTED_BITS)
         raise SimhashSettingError(name, value, f"allowed values are {allowed}")

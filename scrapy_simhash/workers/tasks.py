@@ -81,12 +81,9 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
     byte-order mark, or an encoding given when the response was made is believed, as Scrapy and
     browsers do (a middleware's ``response.replace()`` gives the one Scrapy resolved: believed).
     """
-    from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
+    from w3lib.encoding import html_body_declared_encoding, read_bom
 
-    if getattr(response, "_encoding", None):
-        return False
-    content_type = response.headers.get(b"Content-Type")
-    if content_type and http_content_type_encoding(content_type.decode("latin-1")):
+    if declared_encoding(response):
         return False  # (most pages: the body is not scanned)
     body = response.body
     if read_bom(body)[0] is not None:  # Scrapy's own reading of byte-order marks
