@@ -93,11 +93,11 @@ class SimhashPipeline(DedupComponent):
         adapter = ItemAdapter(item)
         try:
             text = item_text(adapter, self.fields)
-            key = self._key(adapter) if text.strip() else ""
+            key = self._key(adapter) if text.strip() else None
         except Exception as error:  # a value whose str() raises: an int of 5,000 digits, say
             self.dedup.signature_failed("an item", error)  # kept unchecked, counted, logged once
             return item
-        if not text.strip():
+        if key is None:  # no text
             self.dedup.skip("no_text")
             return item
         if self.workers is not None:

@@ -34,6 +34,7 @@ from scrapy_simhash.index.sqlite import (
     access_errors,
     path_of,
     savepoint,
+    stored_band_params,
     stored_simhash_namespace,
 )
 
@@ -314,10 +315,7 @@ class SqliteBandStorage:
         return [(row, key, bytes(payload)) for row, key, payload in rows]
 
     def stored_params(self) -> dict[str, Any] | None:
-        found = self._db.execute(
-            "SELECT params FROM lsh_params WHERE namespace = ?", (self._namespace,)
-        ).fetchone()
-        return json.loads(found[0]) if found else None
+        return stored_band_params(self._db, self._namespace)
 
     def store_params(self, params: Mapping[str, Any]) -> None:
         """Store ``params`` unless a concurrent opener stored the namespace's first."""

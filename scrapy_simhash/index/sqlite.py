@@ -232,20 +232,15 @@ def stored_simhash_namespace(conn: sqlite3.Connection, namespace: str) -> bool:
     ).fetchone() is not None
 
 
-def stored_band_algorithm(conn: sqlite3.Connection, namespace: str) -> str | None:
-    """The algorithm of the band index (:mod:`~scrapy_simhash.index.lsh`: MinHash, KSentence,
+def stored_band_params(conn: sqlite3.Connection, namespace: str) -> dict | None:
+    """The parameters of the band index (:mod:`~scrapy_simhash.index.lsh`: MinHash, KSentence,
     exact) the file holds under ``namespace``, or None when it holds none."""
     if not _has_table(conn, "lsh_params"):
         return None
     found = conn.execute(
         "SELECT params FROM lsh_params WHERE namespace = ?", (namespace,)
     ).fetchone()
-    if found is None:
-        return None
-    try:
-        return str(json.loads(found[0]).get("algorithm", "a band index"))
-    except (ValueError, AttributeError):
-        return "a band index"
+    return json.loads(found[0]) if found else None
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
@@ -372,11 +367,11 @@ class SqliteIndex(NearDuplicateIndex):
             # A write that changes nothing: SQLite opens a file it may not write read-only and
             # would otherwise fail only at the first insert, page after page.
             conn.execute(f"DELETE FROM {META_TABLE} WHERE 0")
-            band_algorithm = stored_band_algorithm(conn, self.namespace)
-            if band_algorithm is not None:  # never mixed with another algorithm's rows
+            band_params = stored_band_params(conn, self.namespace)
+            if band_params is not None:  # never mixed with another algorithm's rows
                 raise IndexParameterMismatch(
                     f"SQLite index {self.path!r} (namespace {self.namespace!r})",
-                    {"algorithm": (band_algorithm, "simhash")},
+                    {"algorithm": (band_params.get("algorithm", "a band index"), "simhash")},
                 )
             stored = dict(
                 conn.execute(
