@@ -1,4 +1,4 @@
-"""Scrapy add-on: one line in ``ADDONS`` enables both simhash components.
+"""Scrapy add-on: one line in ``ADDONS`` enables the simhash components.
 
     ADDONS = {"scrapy_simhash.Addon": 0}
 
@@ -15,12 +15,13 @@ import copy
 
 from scrapy.settings import BaseSettings
 
-from scrapy_simhash import middleware, pipeline
+from scrapy_simhash import middleware, pipeline, spidermiddleware
 from scrapy_simhash.settings import DEFAULTS
 
 
 class Addon:
-    """Adds the downloader middleware and the item pipeline, and the ``SIMHASH_*`` defaults."""
+    """Adds the downloader middleware, the item pipeline, the spider middleware that frees a
+    checked page's tree after its callback, and the ``SIMHASH_*`` defaults."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         for name, value in DEFAULTS.items():
@@ -31,4 +32,9 @@ class Addon:
         )
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", pipeline.SimhashPipeline, pipeline.PRIORITY
+        )
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES",
+            spidermiddleware.SimhashSpiderMiddleware,
+            spidermiddleware.PRIORITY,
         )

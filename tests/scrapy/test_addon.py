@@ -1,4 +1,4 @@
-"""The add-on: both components at add-on priority; settings.py and custom_settings still win."""
+"""The add-on: its components at add-on priority; settings.py and custom_settings still win."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_simhash.addon import Addon
 from scrapy_simhash.middleware import PRIORITY, SimhashDownloaderMiddleware
 from scrapy_simhash.pipeline import SimhashPipeline
+from scrapy_simhash.spidermiddleware import SimhashSpiderMiddleware
 
 ADDONS = {"ADDONS": {Addon: 0}}
 
@@ -22,12 +23,13 @@ def component_dict(crawler, name):
             for k, v in crawler.settings.getdict(name).items()}
 
 
-def test_addon_enables_both_components():
+def test_addon_enables_the_components():
     crawler = get_crawler(Spider, ADDONS)
     assert component_dict(crawler, "DOWNLOADER_MIDDLEWARES")[SimhashDownloaderMiddleware] == (
         PRIORITY
     )
     assert SimhashPipeline in component_dict(crawler, "ITEM_PIPELINES")
+    assert SimhashSpiderMiddleware in component_dict(crawler, "SPIDER_MIDDLEWARES")
     assert crawler.settings["SIMHASH_INDEX_URI"] == "memory://"
 
 

@@ -74,6 +74,36 @@ process.crawl(NewsSpider, start_url=url + "/")
 process.start()
 """
 
+# The demo spider, keeping every response it parsed; at the end it writes which of them still
+# hold their parsed tree (argv: site URL, output folder; /print/ pages are not checked).
+TREES_SCRIPT = """
+import json, sys
+from scrapy.crawler import CrawlerProcess
+from scrapy.utils.project import get_project_settings
+from demo.spiders.news import NewsSpider
+url, out = sys.argv[1], sys.argv[2]
+
+class KeepingSpider(NewsSpider):
+    parsed = []
+
+    def parse(self, response):
+        self.parsed.append(response)
+        yield from super().parse(response)
+
+    def closed(self, reason):
+        rows = [{"url": r.url, "checked": "simhash" in r.meta,
+                 "holds_tree": r._cached_selector is not None,
+                 "paragraphs_read_again": len(r.css("p"))} for r in self.parsed]
+        with open(out + "/trees.json", "w") as file:
+            json.dump(rows, file)
+
+settings = get_project_settings()
+settings.setdict({"STATS_DUMP_FILE": out + "/stats.json"}, "cmdline")
+process = CrawlerProcess(settings)
+process.crawl(KeepingSpider, start_url=url + "/", dont_simhash="/print/")
+process.start()
+"""
+
 
 # A spider that retries each page once from its callback (Scrapy's get_retry_request), as spiders
 # do on a page that looks like a ban or a half-rendered page (argv: site URL, output folder, path).
@@ -202,6 +232,21 @@ def test_dont_simhash_keeps_the_marked_pages(demo_site, tmp_path):
     assert not prints & page_drops(result, demo_site.url)  # (the item pipeline still sees them)
     assert result.stats["simhash/pages/skipped/dont_simhash"] == len(prints)
     assert result.stats["simhash/pages/dropped"] == len(DETECTED - prints)
+
+
+def test_checked_pages_let_go_of_their_tree_after_the_callback(demo_site, tmp_path):
+    result = run_crawl(demo_site, tmp_path, script=TREES_SCRIPT)
+    assert result.returncode == 0, result.log[-3000:]
+    rows = json.loads((tmp_path / "trees.json").read_text())
+    checked = [row for row in rows if row["checked"]]
+    unchecked = [row for row in rows if "/print/" in row["url"]]
+    assert len(checked) == result.stats["simhash/pages/kept"] > 0
+    assert unchecked and all(not row["checked"] for row in unchecked)
+    assert not any(row["holds_tree"] for row in checked)  # the add-on's spider middleware
+    assert all(row["holds_tree"] for row in unchecked)  # not the plugin's to free
+    for row in checked:  # a released page is parsed again when read
+        page = PAGES[row["url"][len(demo_site.url):]]
+        assert row["paragraphs_read_again"] == len(Selector(text=page.body.decode()).css("p"))
 
 
 def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
