@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 
+def require_enabled(crawler: Crawler) -> None:
+    """Raise :class:`~scrapy.exceptions.NotConfigured` when ``SIMHASH_ENABLED`` is False."""
+    if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:
+        raise NotConfigured("SIMHASH_ENABLED is False")
+
+
 class DedupComponent:
     """A Scrapy component that checks one kind of thing against its own index namespace."""
 
@@ -30,8 +36,7 @@ class DedupComponent:
     namespace: ClassVar[str]
 
     def __init__(self, crawler: Crawler) -> None:
-        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:  # before the other settings
-            raise NotConfigured("SIMHASH_ENABLED is False")
+        require_enabled(crawler)  # before the other settings
         self.crawler = crawler
         self.config: SimhashConfig = load_config(crawler.settings)
         self.dedup = Deduplicator(crawler, self.config,

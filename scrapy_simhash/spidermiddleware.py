@@ -24,10 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
-
+from scrapy_simhash.component import require_enabled
 from scrapy_simhash.middleware import META_FINGERPRINT
-from scrapy_simhash.settings import read_bool
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterable, Iterator
@@ -45,8 +43,7 @@ class SimhashSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:
-            raise NotConfigured("SIMHASH_ENABLED is False")
+        require_enabled(crawler)
         return cls()
 
     def process_spider_output(
