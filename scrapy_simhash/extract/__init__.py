@@ -9,7 +9,14 @@ text and link density with class/id hints as weights (:mod:`.builtin`). Other ex
 
 from __future__ import annotations
 
-from .builtin import DEFAULT_MAX_CHARS, Article, article_from_tree, visible_text_from_tree
+from .builtin import (
+    DEFAULT_MAX_CHARS,
+    Article,
+    Extraction,
+    article_from_tree,
+    extraction_from_tree,
+    visible_text_from_tree,
+)
 from .decoding import decode_html
 from .extractors import EXTRACTOR_NAMES, Extractor, get_extractor
 from .parsing import DEFAULT_MAX_BYTES, parse_html
@@ -19,11 +26,13 @@ __all__ = [
     "DEFAULT_MAX_CHARS",
     "EXTRACTOR_NAMES",
     "Article",
+    "Extraction",
     "Extractor",
     "article_from_tree",
     "decode_html",
     "extract_main_text",
     "extract_main_text_from_tree",
+    "extraction_from_tree",
     "get_extractor",
     "parse_html",
     "visible_text_from_tree",

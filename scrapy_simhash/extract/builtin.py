@@ -93,6 +93,8 @@ class Article:
 
     title: str = ""
     paragraphs: list[str] = field(default_factory=list)
+    #: False when the page had no run of prose and its plain text stands in for an article
+    is_article: bool = True
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -531,6 +533,7 @@ def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Art
         # No prose worth the name (a product page, a form, a tiny page): keep the page's
         # plain text instead, without link lists and hinted chrome.
         best, start, end = -1, 0, len(page.block_text)
+    is_article = best >= 0
     filter_chrome = best < 0 or hints[best] != NEGATIVE
     node_tag = page.node_tag
     texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
@@ -548,12 +551,60 @@ def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Art
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
-    return Article(title, paragraphs)
+    return Article(title, paragraphs, is_article)
 
 
 def article_from_tree(root, first_entry_only: bool = True) -> Article:
     """Headline and main-content paragraphs of a parsed page (the tree is not changed)."""
     return article_from_segments(segment(root), first_entry_only)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """A page's main text and what tells how far it stands for the page.
+
+    ``confidence`` is the share of the page's visible text that the main text holds (0 to 1),
+    halved when the page had no run of prose (``is_article`` False: its plain text stands in).
+    A listing whose product grid was left out, or a table page whose table was, keeps a small
+    share: its main text does not tell it from its siblings, and :meth:`page_text` does.
+    """
+
+    text: str
+    is_article: bool
+    main_chars: int
+    visible_chars: int
+    page: Segmented | None = None
+
+    @property
+    def confidence(self) -> float:
+        if not self.visible_chars:
+            return 0.0
+        share = min(1.0, self.main_chars / self.visible_chars)
+        return share if self.is_article else share / 2
+
+    def page_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """All visible text of the page, one block per line (the title first)."""
+        if self.page is None:
+            return self.text
+        lines = [self.page.title] if self.page.title else []
+        for text in self.page.block_text:
+            lines.extend(_lines(text))
+        return "\n".join(lines)[:max_chars]
+
+
+def extraction_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
+    """The fingerprints' extraction of a parsed page (every post of a list of posts), with its
+    confidence; the tree is not changed. Never raises: a page that cannot be read is empty."""
+    if root is None:
+        return Extraction("", False, 0, 0)
+    try:
+        page = segment(root)
+        article = article_from_segments(page, first_entry_only=False)
+    except Exception:  # defensive, as extract_main_text_from_tree
+        return Extraction("", False, 0, 0)
+    text = article.text(True, max_chars)
+    visible = sum(len(block) for block in page.block_text)
+    return Extraction(text, article.is_article, len(text), visible, page)
 
 
 def visible_text_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> str:
