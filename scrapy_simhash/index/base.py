@@ -16,6 +16,9 @@ from .layout import Layout, TablesOption, make_layout
 
 _NAMESPACE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
+#: The largest evidence a key may carry (:meth:`NearDuplicateIndex.put_evidence`).
+MAX_EVIDENCE_BYTES = 1024
+
 
 class NearDuplicateIndexError(Exception):
     """Base class of the index errors."""
@@ -56,6 +59,10 @@ class NearDuplicateIndex(abc.ABC):
 
     Subclasses implement :meth:`add`, :meth:`query`, :meth:`__len__` and :meth:`_close`; the batch
     forms and :meth:`check_and_add` have generic versions that backends may speed up.
+
+    :meth:`remove`, :meth:`put_evidence` and :meth:`get_evidence` are optional: the built-in
+    backends have them and set :attr:`supports_evidence`; an index without them keeps the
+    base versions, which raise NotImplementedError.
     """
 
     bits: int
@@ -67,6 +74,9 @@ class NearDuplicateIndex(abc.ABC):
     #: ``max_radius``): 0 = exact-key lookups only (the safe default for a backend that looks up
     #: ``layout.keys(fp)``); None = any radius (it looks up ``layout.probes(fp)``).
     max_probe_radius: int | None = 0
+    #: Whether :meth:`remove`, :meth:`put_evidence` and :meth:`get_evidence` work (a class
+    #: lacking them leaves it False, and callers fall back to not using them).
+    supports_evidence: bool = False
 
     def __init__(
         self,
@@ -122,6 +132,25 @@ class NearDuplicateIndex(abc.ABC):
     @abc.abstractmethod
     def __len__(self) -> int:
         """The number of stored fingerprints."""
+
+    def remove(self, key: str, fingerprint: int) -> bool:
+        """Remove every stored copy of the pair (``key``, ``fingerprint``) and the evidence
+        stored under ``key``; True if the pair was stored.
+
+        Afterwards :meth:`query` never returns the pair, and :meth:`check_and_add` of the same
+        fingerprint under another key stores it (unless something else stored matches). The
+        evidence goes whether or not the pair was stored: it belongs to the key.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot remove fingerprints")
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        """Store ``evidence`` (opaque bytes, at most :data:`MAX_EVIDENCE_BYTES`) under ``key``,
+        replacing what the key had. It persists as the fingerprints do."""
+        raise NotImplementedError(f"{type(self).__name__} cannot store evidence")
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The evidence stored under each of ``keys`` (None for a key without any)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot store evidence")
 
     def flush(self) -> None:  # noqa: B027 - a no-op is the right default
         """Make pending writes durable (a no-op for in-memory backends)."""
@@ -226,6 +255,25 @@ class NearDuplicateIndex(abc.ABC):
         if not isinstance(key, str):
             raise TypeError(f"key must be a str, got {type(key).__name__}")
         return key
+
+    @staticmethod
+    def _evidence(evidence: object) -> bytes:
+        """Validate evidence: bytes-like, at most :data:`MAX_EVIDENCE_BYTES`; as ``bytes``."""
+        if not isinstance(evidence, (bytes, bytearray, memoryview)):
+            raise TypeError(f"evidence must be bytes, got {type(evidence).__name__}")
+        data = bytes(evidence)
+        if len(data) > MAX_EVIDENCE_BYTES:
+            raise ValueError(
+                f"evidence must be at most {MAX_EVIDENCE_BYTES} bytes, got {len(data)}"
+            )
+        return data
+
+    @classmethod
+    def _evidence_keys(cls, keys: Sequence[str]) -> list[str]:
+        """Validate the keys of :meth:`get_evidence` (one str is refused: it is no list)."""
+        if isinstance(keys, str):
+            raise TypeError("get_evidence takes a sequence of keys, not one str")
+        return [cls._key(key) for key in keys]
 
 
 #: Options the caller of an index sets, never its URI's query string, and why.

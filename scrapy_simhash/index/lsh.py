@@ -72,6 +72,11 @@ class BandStorage(Protocol):
 
     def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]: ...
 
+    def remove(self, key: str, bands: Sequence[int], payload: bytes) -> bool:
+        """Remove the rows holding (``key``, ``payload``) found through ``bands``; True if any.
+        Optional: :meth:`BandIndex.remove` says so when a storage lacks it."""
+        ...
+
     def stored_params(self) -> dict[str, Any] | None: ...
 
     def store_params(self, params: Mapping[str, Any]) -> None:
@@ -135,6 +140,14 @@ class BandIndex:
         self.add(key, signature)
         return None
 
+    def remove(self, key: str, signature: Any) -> bool:
+        """Remove every stored copy of (``key``, ``signature``); True if there was one."""
+        self._check_open()
+        remove = getattr(self.storage, "remove", None)
+        if remove is None:
+            raise NearDuplicateIndexError(f"{self.storage.location} cannot remove signatures")
+        return remove(key, self.scheme.bands(signature), self.scheme.to_bytes(signature))
+
     def __len__(self) -> int:
         return len(self.storage)
 
@@ -179,7 +192,8 @@ class MemoryBandStorage:
 
     def __init__(self, namespace: str = "pages") -> None:
         self.location = f"memory://{namespace}"
-        self._rows: list[tuple[str, bytes]] = []
+        self._rows: list[tuple[str, bytes] | None] = []  # None: removed
+        self._removed = 0
         self._tables: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
         self._params: dict[str, Any] | None = None
 
@@ -193,7 +207,22 @@ class MemoryBandStorage:
         rows: set[int] = set()
         for band, value in enumerate(bands):
             rows.update(self._tables.get((band, value), ()))
-        return [(row, *self._rows[row]) for row in sorted(rows)]
+        return [(row, *self._rows[row]) for row in sorted(rows)]  # tables hold live rows only
+
+    def remove(self, key: str, bands: Sequence[int], payload: bytes) -> bool:
+        doomed = {row for row, stored, data in self.candidates(bands)
+                  if stored == key and data == payload}
+        if not doomed:
+            return False
+        for band, value in enumerate(bands):
+            rows = self._tables[band, value]
+            rows[:] = [row for row in rows if row not in doomed]
+            if not rows:
+                del self._tables[band, value]
+        for row in doomed:
+            self._rows[row] = None
+        self._removed += len(doomed)
+        return True
 
     def stored_params(self) -> dict[str, Any] | None:
         return self._params
@@ -202,7 +231,7 @@ class MemoryBandStorage:
         self._params = dict(params)
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._rows) - self._removed
 
     def flush(self) -> None:
         """Nothing to make durable."""
@@ -313,6 +342,23 @@ class SqliteBandStorage:
             values,
         ).fetchall()
         return [(row, key, bytes(payload)) for row, key, payload in rows]
+
+    def remove(self, key: str, bands: Sequence[int], payload: bytes) -> bool:
+        """Delete the rows and their band hashes in the open transaction (all or nothing)."""
+        shared = self._shared
+        shared.begin()  # the write lock first: the rows found are the rows deleted
+        ids = [row for row, stored, data in self.candidates(bands)
+               if stored == key and data == payload]
+        if not ids:
+            return False
+        marks = ", ".join("?" for _ in ids)  # a handful: copies of one signature under one key
+        with savepoint(self._db, "band_remove"):
+            self._db.execute(f"DELETE FROM {self._bands_table} WHERE row IN ({marks})", ids)
+            self._db.execute(f"DELETE FROM {self._rows_table} WHERE id IN ({marks})", ids)
+        shared.pending += 1
+        if shared.pending >= self.commit_every:
+            self.flush()
+        return True
 
     def stored_params(self) -> dict[str, Any] | None:
         return stored_band_params(self._db, self._namespace)

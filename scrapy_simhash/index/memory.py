@@ -34,6 +34,10 @@ Batched queries (``search_many``) first drop the probes no stored fingerprint ca
 occupancy bitmap holds one bit per possible table key (3 MB for the default layout, built on the
 first batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 fingerprints
 ~95% of the probes go no further, so a batched query costs a few microseconds.
+
+A removed row stays in the fingerprint array and the runs, a tombstone every search leaves out
+(removals are rare: a set of row ids costs less than rebuilding runs). Evidence, a few dozen
+bytes per key, lives in an :class:`EvidenceStore`: about its bytes plus the key's plus ~55 B.
 """
 
 from __future__ import annotations
@@ -149,6 +153,7 @@ class FingerprintTables:
         self._fps = _Growable(self._words, np.uint64)
         self._levels: list[_Run | None] = []
         self._sealed = 0  # rows [0, _sealed) are in runs, [_sealed, size) in the buffer
+        self._removed: set[int] = set()  # rows searches leave out (see remove)
         combined = layout.key_bits + layout.table_bits
         self._key_dtype = np.uint32 if combined <= 32 else np.uint64
         key_type_bits = 32 if self._key_dtype is np.uint32 else 64
@@ -174,7 +179,24 @@ class FingerprintTables:
             self._word_probes = _WordProbes(layout)
 
     def __len__(self) -> int:
+        """Rows stored, removed ones included (a row id is an insertion rank)."""
         return self._fps.size
+
+    @property
+    def live(self) -> int:
+        """Rows stored and not removed."""
+        return self._fps.size - len(self._removed)
+
+    def remove(self, row: int) -> bool:
+        """Leave ``row`` out of every later search; False if it is no row or already removed.
+
+        Its table entries stay (searches filter it out): removals are rare, and a tombstone
+        keeps the runs and the row ids as they are.
+        """
+        if not 0 <= row < self._fps.size or row in self._removed:
+            return False
+        self._removed.add(row)
+        return True
 
     # -- inserts ---------------------------------------------------------------------------------
 
@@ -438,7 +460,15 @@ class FingerprintTables:
         return sorted((dist, row) for row, dist in found.items())
 
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
-        """(distance, row) of every fingerprint within ``max_distance``, sorted."""
+        """(distance, row) of every fingerprint within ``max_distance``, sorted (removed rows
+        left out)."""
+        found = self._search_rows(fingerprint, max_distance)
+        if self._removed:
+            return [hit for hit in found if hit[1] not in self._removed]
+        return found
+
+    def _search_rows(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
+        """:meth:`search`, removed rows included."""
         if self._probing:
             return self._probing_search(fingerprint, max_distance)
         query_words = [np.uint64((fingerprint >> (64 * w)) & MASK64) for w in range(self._words)]
@@ -491,6 +521,16 @@ class FingerprintTables:
         self, words: np.ndarray, max_distance: int
     ) -> list[list[tuple[int, int]]]:
         """:meth:`search` for (n, words) uint64 fingerprints, vectorised over queries."""
+        results = self._search_many_rows(words, max_distance)
+        if self._removed:
+            removed = self._removed
+            return [[hit for hit in hits if hit[1] not in removed] for hits in results]
+        return results
+
+    def _search_many_rows(
+        self, words: np.ndarray, max_distance: int
+    ) -> list[list[tuple[int, int]]]:
+        """:meth:`search_many`, removed rows included."""
         self.seal()
         results: list[list[tuple[int, int]]] = []
         if self._probing:
@@ -707,14 +747,175 @@ def _merge(older: _Run, newer: _Run) -> _Run:
     return _Run(keys=keys, rows=rows, size=older.size + newer.size)
 
 
+_EMPTY = -1  # an evidence slot never used: a lookup stops there
+_GONE = -2  # a slot whose entry was removed: a lookup goes on past it
+_MIN_SLOTS = 8
+_MIN_GARBAGE = 1 << 16  # bytes of replaced values tolerated before a compaction
+_COMPACT_CHUNK = 4096  # entries copied per step of a compaction
+
+
+class EvidenceStore:
+    """Bytes per str key with no Python object per entry: measured at 100,000 keys of 50
+    characters and 72-byte values, ~175 B per entry against ~240 B for a dict of bytes.
+
+    An open-addressing table (linear probing, at most half full) of int32 entry numbers; each
+    entry is (hash, start, key length, value length) in one int64 array, and its key (UTF-8)
+    then value sit in one byte buffer. The slot comes from Python's ``hash`` of the key (never
+    persisted) and keys are compared in full, so colliding hashes stay exact. A value replaced
+    by a longer one or removed leaves its bytes behind until they outweigh the live ones; one
+    compaction then copies the live entries (amortised O(1) per write).
+    """
+
+    def __init__(self) -> None:
+        self._slots = np.full(_MIN_SLOTS, _EMPTY, dtype=np.int32)
+        self._entries = _Growable(4, np.int64)  # hash, start, key length, value length
+        self._blob = bytearray()
+        self._live = 0
+        self._used = 0  # slots not _EMPTY: what the load factor counts
+        self._garbage = 0  # bytes of _blob no live entry uses
+
+    def __len__(self) -> int:
+        return self._live
+
+    def _find(self, key: str, encoded: bytes) -> tuple[int, int]:
+        """(the slot holding ``key`` or -1, the slot an insert of it would take)."""
+        slots, entries, blob = self._slots, self._entries.data, self._blob
+        mask = slots.size - 1
+        wanted = hash(key)
+        slot, free = wanted & mask, -1
+        while True:
+            entry = int(slots[slot])
+            if entry == _EMPTY:
+                return -1, (slot if free < 0 else free)
+            if entry == _GONE:
+                if free < 0:
+                    free = slot
+            else:
+                stored, start, length, _ = entries[entry].tolist()
+                if stored == wanted and blob[start : start + length] == encoded:
+                    return slot, slot
+            slot = (slot + 1) & mask
+
+    def get(self, key: str) -> bytes | None:
+        """The value stored under ``key``, or None."""
+        encoded = key.encode("utf-8")
+        slot, _ = self._find(key, encoded)
+        if slot < 0:
+            return None
+        _, start, length, size = self._entries.data[self._slots[slot]].tolist()
+        return bytes(self._blob[start + length : start + length + size])
+
+    def put(self, key: str, value: bytes) -> None:
+        """Store ``value`` under ``key``, replacing what it had."""
+        encoded = key.encode("utf-8")
+        slot, free = self._find(key, encoded)
+        if slot >= 0:
+            row = self._entries.data[self._slots[slot]]
+            start, length, size = (int(v) for v in row[1:])
+            if len(value) <= size:  # fits where the old value was
+                at = start + length
+                self._blob[at : at + len(value)] = value
+                self._garbage += size - len(value)
+                row[3] = len(value)
+                return
+            self._garbage += length + size
+            row[1], row[3] = len(self._blob), len(value)
+            self._blob += encoded
+            self._blob += value
+        else:
+            entry = self._entries.size
+            if entry > np.iinfo(np.int32).max:
+                raise OverflowError("the evidence store holds at most 2**31 - 1 entries")
+            entries = self._entries
+            entries.reserve(1)
+            entries.data[entry] = (hash(key), len(self._blob), len(encoded), len(value))
+            entries.size += 1
+            self._blob += encoded
+            self._blob += value
+            if self._slots[free] == _EMPTY:
+                self._used += 1
+            self._slots[free] = entry
+            self._live += 1
+        self._maybe_rebuild()
+
+    def remove(self, key: str) -> bool:
+        """Forget ``key``'s value; False if it had none."""
+        slot, _ = self._find(key, key.encode("utf-8"))
+        if slot < 0:
+            return False
+        _, _, length, size = self._entries.data[self._slots[slot]].tolist()
+        self._slots[slot] = _GONE
+        self._garbage += length + size
+        self._live -= 1
+        self._maybe_rebuild()
+        return True
+
+    def _maybe_rebuild(self) -> None:
+        if self._garbage > _MIN_GARBAGE and 2 * self._garbage > len(self._blob):
+            self._compact()
+        elif 2 * self._used > self._slots.size:
+            self._place_all(self._slots[self._slots >= 0])
+
+    def _place_all(self, entries: np.ndarray) -> None:
+        """A new table about a quarter full holding ``entries`` (their numbers)."""
+        capacity = max(_MIN_SLOTS, 1 << (2 * entries.size + 1).bit_length())
+        slots = np.full(capacity, _EMPTY, dtype=np.int32)
+        _place(slots, self._entries.data[entries, 0], entries.astype(np.int32))
+        self._slots, self._used = slots, entries.size
+
+    def _compact(self) -> None:
+        """Copy the live entries, in buffer order, into a fresh buffer and entry array."""
+        live = self._slots[self._slots >= 0]
+        rows = self._entries.data[live]
+        rows = rows[np.argsort(rows[:, 1], kind="stable")]
+        sizes = rows[:, 2] + rows[:, 3]
+        new_starts = np.cumsum(sizes) - sizes
+        old = np.frombuffer(self._blob, dtype=np.uint8)
+        blob = bytearray()
+        for first in range(0, rows.shape[0], _COMPACT_CHUNK):  # bounded temporaries
+            part = slice(first, first + _COMPACT_CHUNK)
+            total = int(sizes[part].sum())
+            gaps = np.repeat(rows[part, 1] - new_starts[part], sizes[part])
+            blob += old[gaps + np.arange(new_starts[first], new_starts[first] + total)].tobytes()
+        del old  # the view pins the old buffer
+        rows[:, 1] = new_starts
+        self._entries = _Growable(4, np.int64, capacity=max(1024, rows.shape[0]))
+        self._entries.extend(rows)
+        self._blob, self._garbage = blob, 0
+        self._place_all(np.arange(rows.shape[0]))
+
+    def nbytes(self) -> int:
+        """Bytes held: the table, the entries (allocated capacity) and the buffer."""
+        return self._slots.nbytes + self._entries.data.nbytes + len(self._blob)
+
+
+def _place(slots: np.ndarray, hashes: np.ndarray, entries: np.ndarray) -> None:
+    """Insert ``entries`` into an empty linear-probing table, all at once: each round the
+    first claimant of every free slot takes it and the others move one slot on, so every
+    entry ends at the first slot that was free on its way, as single inserts would leave it."""
+    mask = slots.size - 1
+    target = hashes & mask
+    while entries.size:
+        free = np.flatnonzero(slots[target] == _EMPTY)
+        _, first = np.unique(target[free], return_index=True)
+        won = free[first]
+        slots[target[won]] = entries[won]
+        rest = np.ones(entries.size, dtype=bool)
+        rest[won] = False
+        entries, target = entries[rest], (target[rest] + 1) & mask
+
+
 class MemoryIndex(NearDuplicateIndex):
     """A near-duplicate index held in this process (``memory://``); gone when it closes.
 
     Keys are stored as one UTF-8 byte buffer plus end offsets (about 8 bytes per key + its text).
     ``buffer_size`` (default 2048) and ``fanout`` (default 8) tune the insert buffer and levels.
+    A removed fingerprint stays in the tables, left out of every search; evidence is kept in an
+    :class:`EvidenceStore`.
     """
 
     max_probe_radius = None  # probes tables at any radius (multi-index hashing layouts)
+    supports_evidence = True
 
     def __init__(
         self,
@@ -735,6 +936,7 @@ class MemoryIndex(NearDuplicateIndex):
         )
         self._key_blob = bytearray()
         self._key_ends = _Growable(1, np.int64)
+        self._evidence_store = EvidenceStore()
 
     @classmethod
     def from_uri(cls, uri: str, **kwargs: object) -> MemoryIndex:
@@ -742,7 +944,7 @@ class MemoryIndex(NearDuplicateIndex):
         return cls(**kwargs)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return len(self.engine)
+        return self.engine.live
 
     def add(self, key: str, fingerprint: int) -> None:
         self._check_open()
@@ -782,6 +984,24 @@ class MemoryIndex(NearDuplicateIndex):
         found = self.engine.search_many(split_words(values, self.layout.words), radius)
         return [[self._match(row, dist) for dist, row in hits] for hits in found]
 
+    def remove(self, key: str, fingerprint: int) -> bool:
+        self._check_open()
+        key, value = self._key(key), self._fingerprint(fingerprint)
+        rows = [row for _, row in self.engine.search(value, 0) if self.key(row) == key]
+        for row in rows:
+            self.engine.remove(row)
+        self._evidence_store.remove(key)
+        return bool(rows)
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        self._check_open()
+        self._evidence_store.put(self._key(key), self._evidence(evidence))
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        self._check_open()
+        store = self._evidence_store
+        return [store.get(key) for key in self._evidence_keys(keys)]
+
     def compact(self) -> None:
         """Merge all sorted runs into one (call after a bulk load, before many queries)."""
         self.engine.compact()
@@ -795,12 +1015,16 @@ class MemoryIndex(NearDuplicateIndex):
     def _match(self, row: int, distance: int) -> Match:
         return Match(key=self.key(row), fingerprint=self.engine.fingerprint(row), distance=distance)
 
-    def nbytes(self, *, include_keys: bool = False) -> int:
-        """Bytes of the numpy storage (fingerprints and tables), optionally plus the keys."""
+    def nbytes(self, *, include_keys: bool = False, include_evidence: bool = False) -> int:
+        """Bytes of the numpy storage (fingerprints and tables), optionally plus the keys and
+        the evidence."""
         total = self.engine.nbytes()
         if include_keys:
             total += len(self._key_blob) + self._key_ends.data.nbytes
+        if include_evidence:
+            total += self._evidence_store.nbytes()
         return total
 
     def _close(self) -> None:
         self._key_blob = bytearray()
+        self._evidence_store = EvidenceStore()

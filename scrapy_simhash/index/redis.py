@@ -16,7 +16,15 @@ one Redis Cluster slot and one Lua script may touch them all:
   2-byte length then its UTF-8 bytes (one hash field per 128 pages instead of one per page:
   about 2 bytes of overhead per key instead of about 45);
 - ``{p:ns}:t<i>``  one hash per layout table: packed table key -> bucket, a string of packed
-  entries ``fingerprint (8 or 16 bytes, big-endian) + id (4 bytes)``.
+  entries ``fingerprint (8 or 16 bytes, big-endian) + id (4 bytes)``;
+- ``{p:ns}:removed`` counter: how many stored fingerprints were removed (the size is ``seq``
+  minus it; absent in an index that never removed one);
+- ``{p:ns}:evidence`` hash: page key -> its evidence bytes (absent until some is stored).
+
+``remove`` is one Lua script too: it finds the ids stored with the pair in the first table's
+bucket (checking each id's key), cuts those entries out of every table's bucket, empties their
+key records (a record per id stays, so the chunk's positions hold), counts them in ``removed``
+and deletes the key's evidence. Running alone, it never interleaves with a ``check_and_add``.
 
 ``check_and_add`` is one Lua script (EVALSHA, reloaded after NOSCRIPT): it reads the query's bucket
 in every table, computes Hamming distances of the candidates byte by byte, returns the nearest
@@ -38,7 +46,8 @@ kept once more, and nothing is stored twice. ``add_many`` resolves a batch whose
 the same way: each pair is looked up at distance 0 and only the pairs not stored under their
 key are added again (a script runs whole or not at all), so no pair is stored more often than
 the call asked; a pair stored before the call, though, is not added again when the script never
-ran. If the server came back empty
+ran. ``remove`` whose reply was lost simply runs once more: removing is idempotent (its answer
+is then the second run's). If the server came back empty
 (restarted without persistence), the parameters are written again and the call proceeds on the
 now empty index.
 """
@@ -260,6 +269,74 @@ insert(probe, ARGV[5], id, buckets)
 return nil
 """.replace("POPCOUNT_BYTES", "".join(f"\\{i.bit_count()}" for i in range(256)))
 
+# Remove every entry of one (key, fingerprint) pair and the key's evidence; returns how many ids
+# were removed. KEYS: keys, removed, evidence, t1..tn. ARGV: the fingerprint's width in bytes,
+# a table key's width in bytes, the key, the probe (as the main script's). An entry is only ever
+# stored under its table's own key, so the probe's own keys reach every copy of the pair.
+_REMOVE_SCRIPT = """
+local tables = #KEYS - 3
+local byte, char, sub, floor = string.byte, string.char, string.sub, math.floor
+local n, kw, key, probe = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local width, CHUNK = n + 4, 128
+local fp = sub(probe, 1, n)
+
+local function pack_id(id)
+  return char(floor(id / 16777216) % 256, floor(id / 65536) % 256, floor(id / 256) % 256, id % 256)
+end
+
+local function field(t)
+  local at = n + (t - 1) * kw + 1
+  return sub(probe, at, at + kw - 1)
+end
+
+redis.call('HDEL', KEYS[3], key)
+local first = redis.call('HGET', KEYS[4], field(1))
+if not first then return 0 end
+local doomed, count = {}, 0
+for pos = 1, #first, width do
+  if sub(first, pos, pos + n - 1) == fp then
+    local id_bytes = sub(first, pos + n, pos + n + 3)
+    local b1, b2, b3, b4 = byte(id_bytes, 1, 4)
+    local id = ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+    local slot = pack_id(floor((id - 1) / CHUNK))
+    local chunk = redis.call('HGET', KEYS[1], slot)
+    local at = 1
+    for _ = 1, (id - 1) % CHUNK do
+      local l1, l2 = byte(chunk, at, at + 1)
+      at = at + 2 + l1 * 256 + l2
+    end
+    local l1, l2 = byte(chunk, at, at + 1)
+    local stop = at + 1 + l1 * 256 + l2
+    if sub(chunk, at + 2, stop) == key then
+      doomed[id_bytes] = true
+      count = count + 1
+      redis.call('HSET', KEYS[1], slot, sub(chunk, 1, at - 1) .. char(0, 0) .. sub(chunk, stop + 1))
+    end
+  end
+end
+if count == 0 then return 0 end
+for t = 1, tables do
+  local name, bucket = field(t), first
+  if t > 1 then bucket = redis.call('HGET', KEYS[3 + t], name) end
+  if bucket then
+    local kept = {}
+    for pos = 1, #bucket, width do
+      local entry = sub(bucket, pos, pos + width - 1)
+      if not (doomed[sub(entry, n + 1)] and sub(entry, 1, n) == fp) then
+        kept[#kept + 1] = entry
+      end
+    end
+    if #kept == 0 then
+      redis.call('HDEL', KEYS[3 + t], name)
+    else
+      redis.call('HSET', KEYS[3 + t], name, table.concat(kept))
+    end
+  end
+end
+redis.call('INCRBY', KEYS[2], count)
+return count
+"""
+
 # Write the parameters if the index is new, else return the stored ones (atomic: two workers
 # opening a new index at once agree on one set). KEYS: meta. ARGV: name, value, name, value...
 _OPEN_SCRIPT = """
@@ -269,6 +346,19 @@ end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return {}
 """
+
+
+class _ScriptCall:
+    """A script and its keys, packed once: EVALSHA's leading arguments (see ``_evalsha``)."""
+
+    def __init__(self, source: str, sha: str, keys: Sequence[str]) -> None:
+        self.source = source
+        self.sha = sha
+        encoded = [key.encode() for key in keys]
+        self.numkeys_and_keys = [len(encoded), *encoded]
+        head = [b"EVALSHA", sha.encode(), str(len(encoded)).encode(), *encoded]
+        self.head = b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in head)
+        self.head_count = len(head)
 
 
 class IndexUnavailable(NearDuplicateIndexError):
@@ -306,6 +396,7 @@ class RedisIndex(NearDuplicateIndex):
     """
 
     max_probe_radius = None  # the script probes keys near each table's own key (MIH layouts)
+    supports_evidence = True
 
     def __init__(
         self,
@@ -338,6 +429,9 @@ class RedisIndex(NearDuplicateIndex):
         self.meta_key = meta_key(self.prefix, namespace)
         self.table_keys = [f"{tag}:t{t}" for t in range(self.layout.table_count)]
         self.script_keys = [self.meta_key, f"{tag}:seq", f"{tag}:keys", *self.table_keys]
+        self.removed_key = f"{tag}:removed"
+        self.evidence_key = f"{tag}:evidence"
+        self.all_keys = [*self.script_keys, self.removed_key, self.evidence_key]
         self._fp_bytes = self.bits // 8
         self._key_bytes = (self.layout.key_bits + 7) // 8
         self._owns_client = client is None
@@ -354,11 +448,11 @@ class RedisIndex(NearDuplicateIndex):
                 raise ValueError(f"invalid Redis URL {self.url}: {error}") from None
         self._client = client
         self._script = client.register_script(_SCRIPT)
-        encoded = [key.encode() for key in self.script_keys]
-        self._script_call = [len(encoded), *encoded]  # EVALSHA's numkeys and keys
-        head = [b"EVALSHA", self._script.sha.encode(), str(len(encoded)).encode(), *encoded]
-        self._head = b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in head)
-        self._head_count = len(head)
+        self._main = _ScriptCall(_SCRIPT, self._script.sha, self.script_keys)
+        remove_keys = [self.script_keys[2], self.removed_key, self.evidence_key, *self.table_keys]
+        self._remove = _ScriptCall(
+            _REMOVE_SCRIPT, client.register_script(_REMOVE_SCRIPT).sha, remove_keys
+        )
         self._direct = type(client) is redis.Redis and client.get_connection_kwargs().get(
             "protocol") not in (3, "3")
         self._open_script = client.register_script(_OPEN_SCRIPT)
@@ -427,19 +521,24 @@ class RedisIndex(NearDuplicateIndex):
             raise IndexUnavailable(f"{self._last_error}; next try in at most "
                                    f"{self.retry_interval:g}s")
 
-    def _run(self, args: list, doing: str, *, raise_lost_reply: bool = False) -> Any:
-        """Run the script once; re-create lost parameters (a server restarted empty) once.
+    def _run(
+        self, args: list, doing: str, *, raise_lost_reply: bool = False,
+        call: _ScriptCall | None = None,
+    ) -> Any:
+        """Run the script (``call``, by default the main one) once; re-create lost parameters (a
+        server restarted empty) once.
 
         ``raise_lost_reply``: raise :class:`_ReplyLost` as it is (the caller resolves the unknown
         outcome) instead of an index error."""
         self._check_reachable()
+        call = call or self._main
         for attempt in (1, 2):
             try:
                 try:
-                    return self._evalsha(args)
+                    return self._evalsha(args, call)
                 except NoScriptError:  # a restarted server forgot it: load, then run it
-                    self._client.script_load(_SCRIPT)
-                    return self._evalsha(args)
+                    self._client.script_load(call.source)
+                    return self._evalsha(args, call)
             except _ReplyLost as error:
                 if raise_lost_reply:
                     raise
@@ -453,7 +552,7 @@ class RedisIndex(NearDuplicateIndex):
                 raise self._unavailable(error, doing) from error
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _evalsha(self, args: list) -> Any:
+    def _evalsha(self, args: list, call: _ScriptCall) -> Any:
         """EVALSHA of the script. With a plain ``redis.Redis`` client the command is packed here
         and sent on a pooled connection: redis-py's generic path costs about as much client CPU
         as the script costs Redis, and a crawler calls this once per page.
@@ -464,8 +563,8 @@ class RedisIndex(NearDuplicateIndex):
             # redis-py's generic path does not say whether a failure came before or after the
             # command was sent: its connection errors stay plain ones (an index error, no
             # resolution in check_and_add).
-            return self._client.evalsha(self._script.sha, *self._script_call, *args)
-        packed = [b"*%d\r\n" % (len(args) + self._head_count), self._head]
+            return self._client.evalsha(call.sha, *call.numkeys_and_keys, *args)
+        packed = [b"*%d\r\n" % (len(args) + call.head_count), call.head]
         for arg in args:
             data = arg if isinstance(arg, bytes) else str(arg).encode()
             packed.append(b"$%d\r\n%s\r\n" % (len(data), data))
@@ -654,9 +753,45 @@ class RedisIndex(NearDuplicateIndex):
     def __len__(self) -> int:
         self._check_reachable()
         try:
-            return int(self._client.get(self.script_keys[1]) or 0)
+            stored, removed = self._client.mget(self.script_keys[1], self.removed_key)
         except redis.RedisError as error:
             raise self._unavailable(error, "count") from error
+        return int(stored or 0) - int(removed or 0)
+
+    def remove(self, key: str, fingerprint: int) -> bool:
+        """One script, so exact against every client's ``check_and_add``. A reply lost after
+        the command was sent is resolved by running it once more (removing is idempotent): the
+        pair is then gone either way, but if the lost run had removed it this returns False."""
+        self._check_open()
+        value = self._fingerprint(fingerprint)
+        args = [self._fp_bytes, self._key_bytes, self._encoded_key(key), self._probe(value)]
+        try:
+            removed = self._run(args, "remove from", raise_lost_reply=True, call=self._remove)
+        except _ReplyLost as lost:
+            with _outcome_unknown(lost, "the pair may or may not be stored"):
+                removed = self._run(args, "remove from", call=self._remove)
+        return bool(removed)
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        """One HSET into the index's evidence hash. Not retried after a lost connection (an
+        index error): storing it again is safe."""
+        self._check_reachable()
+        field, data = self._encoded_key(key), self._evidence(evidence)
+        try:
+            self._client.hset(self.evidence_key, field, data)
+        except redis.RedisError as error:
+            raise self._unavailable(error, "store evidence in") from error
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        """One HMGET for all ``keys``."""
+        self._check_reachable()
+        fields = [self._encoded_key(key) for key in self._evidence_keys(keys)]
+        if not fields:
+            return []
+        try:
+            return list(self._client.hmget(self.evidence_key, fields))
+        except redis.RedisError as error:
+            raise self._unavailable(error, "read evidence from") from error
 
     # -- housekeeping ------------------------------------------------------------------------
 
@@ -665,7 +800,7 @@ class RedisIndex(NearDuplicateIndex):
         self._check_reachable()
         total = 0
         try:
-            for key in self.script_keys:
+            for key in self.all_keys:
                 used = self._client.memory_usage(key, samples=0)
                 total += int(used or 0)
         except redis.RedisError as error:
@@ -673,10 +808,11 @@ class RedisIndex(NearDuplicateIndex):
         return total
 
     def drop(self) -> None:
-        """Delete this index (its parameters and fingerprints): only its own keys, by name."""
+        """Delete this index (its parameters, fingerprints and evidence): only its own keys, by
+        name."""
         self._check_reachable()
         try:
-            self._client.delete(*self.script_keys)
+            self._client.delete(*self.all_keys)
         except redis.RedisError as error:
             raise self._unavailable(error, "drop") from error
 

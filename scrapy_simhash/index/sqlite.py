@@ -8,27 +8,31 @@ gets an *expression index* on its key, e.g. ``((fp >> 16) & 65535)``, built by t
 opener (~45 more bytes per fingerprint, and index inserts at random pages).
 ``simhash_meta`` keeps each namespace's parameters (bits, k, layout, fingerprint settings),
 checked on open: a difference raises :class:`IndexParameterMismatch` naming every differing
-value.
+value. Beside each namespace's table, ``"simhash_<namespace>:evidence"`` holds the evidence per
+key and ``"simhash_<namespace>:removed"`` logs the ids of removed rows (``seq``, ``id``); the
+``:`` keeps their names apart from every namespace's table. An older file gets both on open.
 
-Writes: WAL journal, ``synchronous=NORMAL``; inserts are grouped in one transaction committed
-every ``commit_every`` adds or ``commit_interval`` seconds (checked on each call), and by
-``flush()``/``close()``. A crash loses only the uncommitted tail, never a committed row. While a
-transaction is open this connection holds SQLite's write lock: other writers wait (``timeout``).
-The file and its directory must be writable: a read-only one is refused on open, naming it.
+Writes: WAL journal, ``synchronous=NORMAL``; writes (adds, removals, evidence) are grouped in one
+transaction committed every ``commit_every`` writes or ``commit_interval`` seconds (checked on
+each call), and by ``flush()``/``close()``. A crash loses only the uncommitted tail, never a
+committed row. While a transaction is open this connection holds SQLite's write lock: other
+writers wait (``timeout``). The file and its directory must be writable: a read-only one is
+refused on open, naming it.
 
 Reads: by default (``cache=True``) the fingerprints are mirrored in an in-process
 :class:`~scrapy_simhash.index.memory.FingerprintTables`, so queries run at in-memory speed and
 only matches touch the database (for their keys). Before each read the mirror asks SQLite's
 ``PRAGMA data_version`` whether another connection committed and, if so, loads the rows with
-larger ids; rows are append-only, so the mirror never goes stale (deleting rows behind the
-index's back is not supported). The mirror costs ~48 B (k = 3) to ~85 B (f = 128, k = 16) per
-fingerprint of RAM and is loaded on open (~2.5 s per million rows) by one scan of the rows in
-id order, which is all the default mode needs from the file. With ``cache=False`` each
-query is one SQL statement over the expression indexes and nothing is held in memory: fine for
-small files, slow at millions of rows (random B-tree reads per candidate). For layouts with a
-probe radius (multi-index hashing, the default for k >= 6) that statement has one
-``key IN (...)`` list per table holding every probed key (1,226 for f = 128, k = 16), each served
-by the table's expression index: ~400 q/s at 1M, so keep ``cache=True`` for large k.
+larger ids, then the removals logged since its last look; ids are never reused (a new one is
+above every stored or logged id), so the mirror never goes stale (deleting rows other than
+through :meth:`SqliteIndex.remove` is not supported). The mirror costs ~48 B (k = 3) to ~85 B
+(f = 128, k = 16) per fingerprint of RAM and is loaded on open (~2.5 s per million rows) by one
+scan of the rows in id order, which is all the default mode needs from the file. With
+``cache=False`` each query is one SQL statement over the expression indexes and nothing is held
+in memory: fine for small files, slow at millions of rows (random B-tree reads per candidate).
+For layouts with a probe radius (multi-index hashing, the default for k >= 6) that statement has
+one ``key IN (...)`` list per table holding every probed key (1,226 for f = 128, k = 16), each
+served by the table's expression index: ~400 q/s at 1M, so keep ``cache=True`` for large k.
 
 Within one process, every index on the same file (e.g. the ``pages`` and ``items`` namespaces)
 shares one connection and its transaction, so they never wait for each other's write lock. Keep
@@ -118,7 +122,7 @@ class _SharedConnection:
         self.started = 0.0
         self.pending = 0
         self.cache_touched = False  # a user's cache may hold rows of the open transaction
-        self.local_writes: dict[str, int] = {}  # per table: inserts through this connection
+        self.local_writes: dict[str, int] = {}  # per table: writes through this connection
 
     def begin(self) -> None:
         if not self.in_transaction:
@@ -149,7 +153,8 @@ class _SharedConnection:
             if self.pending:
                 logger.warning(
                     "SQLite index %r: SQLite rolled back the open transaction itself (%s); the "
-                    "%d fingerprints stored since the last commit are forgotten",
+                    "%d writes since the last commit (fingerprints stored or removed, evidence) "
+                    "are forgotten",
                     self.path, error, self.pending,
                 )
             self.rollback()
@@ -288,6 +293,7 @@ class SqliteIndex(NearDuplicateIndex):
     """A near-duplicate index in an SQLite file (``sqlite:///path.db``)."""
 
     max_probe_radius = None  # the cache probes at any radius; the SQL path uses IN lists
+    supports_evidence = True
 
     def __init__(
         self,
@@ -319,6 +325,9 @@ class SqliteIndex(NearDuplicateIndex):
         self.commit_every = int(commit_every)
         self.commit_interval = float(commit_interval)
         self.table = f"simhash_{namespace}"
+        # quoted: a ":" no namespace has keeps them apart from every namespace's table
+        self.evidence_table = f'"simhash_{namespace}:evidence"'
+        self.removed_table = f'"simhash_{namespace}:removed"'
         self._columns = ("fp",) if self.layout.words == 1 else ("fp", "fp_hi")
         self._shared = _acquire(self.path, float(timeout), float(cache_size_mb))
         self._conn = self._shared.conn
@@ -387,6 +396,7 @@ class SqliteIndex(NearDuplicateIndex):
                 }
             else:
                 self._create_tables(wanted)
+            self._create_side_tables()
         except BaseException:
             if conn.in_transaction:  # SQLite rolls back by itself after some errors
                 conn.execute("ROLLBACK")
@@ -412,6 +422,17 @@ class SqliteIndex(NearDuplicateIndex):
         conn.executemany(
             f"INSERT INTO {META_TABLE} (namespace, name, value) VALUES (?, ?, ?)",
             [(self.namespace, name, value) for name, value in wanted.items()],
+        )
+
+    def _create_side_tables(self) -> None:
+        """The evidence and removal log tables (created here for files older than them)."""
+        self._conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.evidence_table} "
+            "(key TEXT PRIMARY KEY, evidence BLOB NOT NULL) WITHOUT ROWID"
+        )
+        self._conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.removed_table} "
+            "(seq INTEGER PRIMARY KEY, id INTEGER NOT NULL)"
         )
 
     def _create_key_indexes(self) -> None:
@@ -485,11 +506,11 @@ class SqliteIndex(NearDuplicateIndex):
             shared.commit()
 
     def flush(self) -> None:
-        """Commit pending inserts (durable once this returns)."""
+        """Commit pending writes (durable once this returns)."""
         self._shared.commit()
 
     def rollback(self) -> None:
-        """Discard the inserts not yet committed, of every namespace this process has open in
+        """Discard the writes not yet committed, of every namespace this process has open in
         the file (they share one transaction); what was committed stays."""
         self._check_open()
         self._shared.rollback()
@@ -513,7 +534,24 @@ class SqliteIndex(NearDuplicateIndex):
         self._load_new_rows()
 
     def _load_new_rows(self) -> None:
-        """Rows with ids above ours: into the cache, or just counted (O(new rows) either way)."""
+        """Rows with ids above ours, into the cache or just counted, then the removals logged
+        since our last look (O(new rows + new removals)).
+
+        Both are read in one snapshot: a logged id up to our previous ``_max_id`` is a row we
+        hold, a larger one a row added and removed since, which the rows read never had.
+        """
+        own_snapshot = not self._conn.in_transaction  # else our write lock holds others off
+        if own_snapshot:
+            self._conn.execute("BEGIN")
+        try:
+            held = self._max_id
+            self._load_rows()
+            self._load_removals(held)
+        finally:
+            if own_snapshot and self._conn.in_transaction:
+                self._conn.execute("COMMIT")  # a read transaction: nothing to write
+
+    def _load_rows(self) -> None:
         if self.engine is None:
             count, top = self._conn.execute(
                 f"SELECT count(*), max(id) FROM {self.table} WHERE id > ?", (self._max_id,)
@@ -531,7 +569,32 @@ class SqliteIndex(NearDuplicateIndex):
             self._ids.extend(block[:, :1])
             self.engine.extend(block[:, 1:].view(np.uint64))
             self._max_id = int(block[-1, 0])
-        self._count = len(self.engine)
+        self._count = self.engine.live
+
+    def _load_removals(self, held: int) -> None:
+        """Apply the removals logged after ``_removed_seq`` to the rows with ids <= ``held``."""
+        logged = self._conn.execute(
+            f"SELECT seq, id FROM {self.removed_table} WHERE seq > ? ORDER BY seq",
+            (self._removed_seq,),
+        ).fetchall()
+        if not logged:
+            return
+        self._removed_seq = logged[-1][0]
+        ids = [row_id for _, row_id in logged]
+        self._max_id = max(self._max_id, *ids)  # never hand out a removed row's id again
+        self._forget([row_id for row_id in ids if row_id <= held])
+
+    def _forget(self, ids: list[int]) -> None:
+        """Leave the rows ``ids`` (all loaded, none forgotten yet) out of the cache and count."""
+        if self.engine is not None:
+            loaded = self._ids.data[: self._ids.size, 0]
+            rows = loaded.searchsorted(ids)
+            for row, row_id in zip(rows.tolist(), ids, strict=True):
+                if row < loaded.size and loaded[row] == row_id:
+                    self.engine.remove(row)
+            self._count = self.engine.live
+        else:
+            self._count -= len(ids)
 
     # -- the protocol ---------------------------------------------------------------------------
 
@@ -633,6 +696,7 @@ class SqliteIndex(NearDuplicateIndex):
             self.engine = FingerprintTables(self.layout, buffer_size=self.engine.buffer_size)
             self._ids = _Growable(1, np.int64)
         self._max_id = 0
+        self._removed_seq = 0
         self._count = 0
         self._load_new_rows()
 
@@ -694,6 +758,10 @@ class SqliteIndex(NearDuplicateIndex):
         ]
 
     def _query_sql(self, value: int, radius: int) -> list[Match]:
+        return self._matches(self._sql_hits(value, radius))
+
+    def _sql_hits(self, value: int, radius: int) -> list[tuple[int, int, int]]:
+        """(id, fingerprint, distance) of the rows within ``radius``, through SQL."""
         if self.layout.exact:
             probes = [[to_signed(key) for key in self.layout.keys(value)]]
         else:
@@ -709,7 +777,86 @@ class SqliteIndex(NearDuplicateIndex):
                 distance = (stored ^ value).bit_count()
                 if distance <= radius:
                     hits[row_id] = (row_id, stored, distance)
-        return self._matches(list(hits.values()))
+        return list(hits.values())
+
+    def remove(self, key: str, fingerprint: int) -> bool:
+        """Remove the pair and the key's evidence in the open transaction (committed as adds
+        are), logging the removed ids for the caches of other connections."""
+        self._check_open()
+        key, value = self._storable_key(key), self._fingerprint(fingerprint)
+        self._begin()  # the write lock: nobody adds or removes between the search and the delete
+        ids = self._ids_of(key, value)
+        conn = self._conn
+        try:
+            with savepoint(conn, "remove"):
+                conn.execute(f"DELETE FROM {self.evidence_table} WHERE key = ?", (key,))
+                if ids:  # a few: the copies of one pair
+                    marks = ", ".join("?" for _ in ids)
+                    conn.execute(f"DELETE FROM {self.table} WHERE id IN ({marks})", ids)
+                    conn.executemany(
+                        f"INSERT INTO {self.removed_table} (id) VALUES (?)", [(i,) for i in ids]
+                    )
+                    last = conn.execute(f"SELECT max(seq) FROM {self.removed_table}").fetchone()
+        except sqlite3.Error as error:
+            self._shared.statement_failed(error)
+            raise
+        try:
+            if ids:
+                self._shared.cache_touched = True
+                self._removed_seq = last[0]  # _begin applied every entry logged before ours
+                self._max_id = max(self._max_id, *ids)
+                self._forget(ids)
+        except BaseException:
+            self._shared.rollback()
+            raise
+        self._shared.pending += 1
+        self._after_write()
+        return bool(ids)
+
+    def _ids_of(self, key: str, value: int) -> list[int]:
+        """The ids of the rows that hold exactly (``key``, ``value``), ascending."""
+        if self.engine is None:
+            candidates = {row_id for row_id, _, _ in self._sql_hits(value, 0)}
+        else:
+            ids = self._ids.data
+            candidates = {int(ids[row, 0]) for _, row in self.engine.search(value, 0)}
+        keys = self._keys(candidates)
+        return sorted(row_id for row_id in candidates if keys.get(row_id) == key)
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        """Store the key's evidence in the open transaction (committed as adds are)."""
+        self._check_open()
+        key, data = self._storable_key(key), self._evidence(evidence)
+        self._shared.begin()
+        try:
+            self._conn.execute(
+                f"INSERT OR REPLACE INTO {self.evidence_table} (key, evidence) VALUES (?, ?)",
+                (key, data),
+            )
+        except sqlite3.Error as error:
+            self._shared.statement_failed(error)
+            raise
+        self._shared.pending += 1
+        self._maybe_commit()
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        """One ``SELECT ... IN`` per 500 distinct keys; this process's uncommitted evidence
+        included."""
+        self._check_open()
+        wanted = [self._storable_key(key) for key in self._evidence_keys(keys)]
+        self._maybe_commit()
+        distinct = list(dict.fromkeys(wanted))
+        found: dict[str, bytes] = {}
+        for start in range(0, len(distinct), _IN_CHUNK):
+            chunk = distinct[start : start + _IN_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            found.update(
+                self._conn.execute(
+                    f"SELECT key, evidence FROM {self.evidence_table} WHERE key IN ({marks})",
+                    chunk,
+                ).fetchall()
+            )
+        return [found.get(key) for key in wanted]
 
     def _matches(self, hits: list[tuple[int, int, int]]) -> list[Match]:
         """(id, fingerprint, distance) -> Match list, nearest first then oldest first."""

@@ -328,3 +328,160 @@ def test_a_missing_dotted_path_is_a_clear_error():
 def test_parameter_mismatch_is_a_value_error():
     assert issubclass(IndexParameterMismatch, ValueError)
     assert issubclass(IndexParameterMismatch, NearDuplicateIndexError)
+
+
+# -- remove and evidence ----------------------------------------------------------------------
+
+
+def test_built_in_backends_support_evidence_and_the_base_class_refuses_it(tmp_path):
+    for backend in BACKENDS:
+        with make_index(backend, tmp_path) as index:
+            assert index.supports_evidence
+
+    class Minimal(NearDuplicateIndex):
+        def add(self, key, fingerprint): ...
+
+        def query(self, fingerprint, max_distance=None): return []
+
+        def __len__(self): return 0
+
+    minimal = Minimal()
+    assert not minimal.supports_evidence
+    for call in (lambda: minimal.remove("k", 1), lambda: minimal.put_evidence("k", b"e"),
+                 lambda: minimal.get_evidence(["k"])):
+        with pytest.raises(NotImplementedError):
+            call()
+
+
+def remove_takes_out_one_pair_and_leaves_its_key_and_fingerprint_neighbours(index) -> None:
+    fp, other = 0b1011, (1 << 64) - 1
+    index.add_many([("a", fp), ("b", fp), ("a", other), ("c", fp ^ 1)])
+    assert index.remove("a", fp) is True
+    assert as_tuples(index.query(fp)) == [("b", fp, 0), ("c", fp ^ 1, 1)]
+    assert as_tuples(index.query(other)) == [("a", other, 0)]  # the key's other pair stays
+    assert len(index) == 3
+    assert index.remove("a", fp) is False  # gone already
+    assert index.remove("b", other) is False  # a stored key, a stored fingerprint, no pair
+    assert index.remove("zz", fp) is False
+    assert len(index) == 3
+    assert index.query_many([fp, other]) == [index.query(fp), index.query(other)]
+
+
+def remove_takes_every_copy_of_the_pair(index) -> None:
+    index.add("a", 7)
+    index.add_many([("a", 7), ("b", 7)])
+    assert index.remove("a", 7) is True
+    assert (len(index), [m.key for m in index.query(7)]) == (1, ["b"])
+
+
+def check_and_add_stores_a_removed_pages_fingerprint_under_another_key(index) -> None:
+    assert index.check_and_add("first", 0xF0F0) is None
+    assert index.check_and_add("second", 0xF0F1) == Match("first", 0xF0F0, 1)
+    assert index.remove("first", 0xF0F0)
+    assert index.check_and_add("second", 0xF0F1) is None
+    assert index.check_and_add("third", 0xF0F0) == Match("second", 0xF0F1, 1)
+    assert [m.key for m in index.query(0xF0F0)] == ["second"]
+
+
+def evidence_round_trips_and_the_last_write_wins(index) -> None:
+    assert index.get_evidence([]) == []
+    assert index.get_evidence(["nobody"]) == [None]
+    index.put_evidence("a", b"\x00first\xff" * 8)
+    index.put_evidence("b", b"")
+    index.put_evidence("\u00e9t\u00e9/\u4e2d", bytearray(b"unicode"))
+    index.put_evidence("a", b"longer " * 20)  # grows
+    index.put_evidence("b", bytes(range(256)) * 4)  # the largest allowed
+    assert index.get_evidence(["a", "missing", "b", "\u00e9t\u00e9/\u4e2d", "a"]) == [
+        b"longer " * 20, None, bytes(range(256)) * 4, b"unicode", b"longer " * 20
+    ]
+    index.put_evidence("a", b"short")  # shrinks
+    assert index.get_evidence(["a"]) == [b"short"]
+    assert len(index) == 0  # evidence is no fingerprint
+
+
+def evidence_input_is_checked(index) -> None:
+    with pytest.raises(ValueError, match="at most 1024 bytes"):
+        index.put_evidence("k", b"x" * 1025)
+    with pytest.raises(TypeError, match="bytes"):
+        index.put_evidence("k", "text")
+    with pytest.raises(TypeError):
+        index.put_evidence(b"k", b"e")
+    with pytest.raises(TypeError, match="sequence of keys"):
+        index.get_evidence("k")
+    assert index.get_evidence(["k"]) == [None]
+
+
+def remove_deletes_the_keys_evidence(index) -> None:
+    index.add_many([("a", 1), ("b", 2)])
+    index.put_evidence("a", b"ea")
+    index.put_evidence("b", b"eb")
+    index.put_evidence("c", b"ec")
+    assert index.remove("a", 1)
+    assert index.get_evidence(["a", "b", "c"]) == [None, b"eb", b"ec"]
+    assert not index.remove("c", 3)  # no such pair; the key's evidence goes all the same
+    assert index.get_evidence(["a", "b", "c"]) == [None, b"eb", None]
+    index.put_evidence("a", b"again")  # a removed key may carry evidence again
+    assert index.get_evidence(["a"]) == [b"again"]
+
+
+#: What every backend with ``supports_evidence`` does; each takes a new, empty 64-bit k = 3 index.
+REMOVE_AND_EVIDENCE_CASES = [
+    remove_takes_out_one_pair_and_leaves_its_key_and_fingerprint_neighbours,
+    remove_takes_every_copy_of_the_pair,
+    check_and_add_stores_a_removed_pages_fingerprint_under_another_key,
+    evidence_round_trips_and_the_last_write_wins,
+    evidence_input_is_checked,
+    remove_deletes_the_keys_evidence,
+]
+
+
+@pytest.mark.parametrize("case", REMOVE_AND_EVIDENCE_CASES, ids=lambda case: case.__name__)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_remove_and_evidence(backend, case, tmp_path):
+    with make_index(backend, tmp_path) as index:
+        case(index)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_evidence_needs_an_open_index(backend, tmp_path):
+    index = make_index(backend, tmp_path)
+    index.close()
+    for call in (lambda: index.put_evidence("k", b"e"), lambda: index.get_evidence(["k"]),
+                 lambda: index.remove("k", 1)):
+        with pytest.raises(NearDuplicateIndexError):
+            call()
+
+
+def assert_removals_agree_with_brute_force(index, rng: random.Random, bits: int, k: int) -> None:
+    """Remove a third of the pairs (some of them twice, some never stored) between adds: the
+    answers stay the brute-force ones over what is left, ids and order included."""
+    stored, queries = assert_agrees_with_brute_force(
+        index, rng, bits, k, stored=300, planted=40, other=10, single=20
+    )
+    doomed = rng.sample(stored, 100)
+    absent = [(key, fp ^ 1) for key, fp in doomed[:10]] + [("never", doomed[0][1])]
+    for step, (key, fp) in enumerate(doomed + absent + doomed[:10]):
+        expected = (key, fp) in stored
+        assert index.remove(key, fp) is expected
+        stored = [pair for pair in stored if pair != (key, fp)]
+        if step % 10 == 0:  # interleaved adds go to the buffer, then to new runs
+            new = (f"new-{step}", flip(rng, rng.choice(stored)[1], bits, rng.randint(0, k)))
+            index.add(*new)
+            stored.append(new)
+    assert len(index) == len(stored)
+    queries += [fp for _, fp in doomed[:20]]
+    for query in queries[:40]:
+        assert as_tuples(index.query(query)) == brute_force(stored, query, k)
+    assert [as_tuples(m) for m in index.query_many(queries)] == [
+        brute_force(stored, q, k) for q in queries
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("bits", "k", "tables"), [(64, 3, None), (64, 3, "manku"), (64, 6, None), (128, 16, None)]
+)
+def test_removals_keep_every_backend_exact(backend, bits, k, tables, tmp_path):
+    rng = random.Random(f"remove-{backend}-{bits}-{k}-{tables}")
+    with make_index(backend, tmp_path, bits=bits, max_distance=k, tables=tables) as index:
+        assert_removals_agree_with_brute_force(index, rng, bits, k)

@@ -1,4 +1,5 @@
-"""The band index's SQLite storage (MinHash, KSentence, exact): openers racing on one file."""
+"""The band index (MinHash, KSentence, exact): its SQLite storage's openers racing on one file,
+and removals."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import sqlite3
 import pytest
 
 from scrapy_simhash.detectors import ExactDetector, MinHashDetector, SimHashDetector
-from scrapy_simhash.index import IndexParameterMismatch
+from scrapy_simhash.index import IndexParameterMismatch, NearDuplicateIndexError
 from scrapy_simhash.index.lsh import (
     DEFAULT_TIMEOUT,
     BandIndex,
+    MemoryBandStorage,
     SqliteBandStorage,
     open_band_index,
 )
@@ -146,3 +148,46 @@ def test_a_namespace_holds_one_algorithm(tmp_path):
         detector.open_index(simhash_uri)
     with detector.open_index(simhash_uri, namespace="other") as other:  # another namespace: fine
         assert len(other) == 0
+
+
+def _shingles(words: str) -> set[str]:
+    return {f"{word} {i}" for i, word in enumerate(words.split())}
+
+
+@pytest.mark.parametrize("storage", ["memory", "sqlite"])
+@pytest.mark.parametrize("detector", [ExactDetector(), MinHashDetector()], ids=["exact", "minhash"])
+def test_remove_takes_out_one_pair_of_a_band_index(tmp_path, storage, detector):
+    uri = "memory://" if storage == "memory" else f"sqlite:///{tmp_path / 'bands.db'}"
+    if isinstance(detector, MinHashDetector):
+        same = detector.signature_of_set(_shingles("a b c d e f g h i j k l m n o p"))
+        other = detector.signature_of_set(_shingles("q r s t u v w x y z"))
+    else:
+        same, other = 0xABCDEF, 0x123456
+    with detector.open_index(uri) as index:
+        index.add("a", same)
+        index.add_many([("b", same), ("a", other), ("a", same)])
+        assert index.remove("a", same) is True  # both copies
+        assert [m.key for m in index.query(same)] == ["b"]
+        assert [m.key for m in index.query(other)] == ["a"]
+        assert len(index) == 2
+        assert index.remove("a", same) is False
+        assert index.remove("b", other) is False  # a stored key, a stored signature, no pair
+        assert index.check_and_add("c", same).key == "b"
+        assert index.remove("b", same)
+        assert index.check_and_add("c", same) is None
+        assert [m.key for m in index.query(same)] == ["c"]
+    if storage == "sqlite":
+        with detector.open_index(uri) as reopened:
+            assert len(reopened) == 2
+            assert [m.key for m in reopened.query(same)] == ["c"]
+            assert [m.key for m in reopened.query(other)] == ["a"]
+
+
+def test_a_band_storage_without_remove_is_a_clear_error():
+    class AppendOnly(MemoryBandStorage):
+        remove = None
+
+    index = BandIndex(ExactDetector(), AppendOnly())
+    index.add("a", 1)
+    with pytest.raises(NearDuplicateIndexError, match="cannot remove"):
+        index.remove("a", 1)

@@ -1,13 +1,16 @@
-"""The in-memory backend: leveled runs, compaction, key storage and memory accounting."""
+"""The in-memory backend: leveled runs, compaction, key storage, removals, evidence and memory
+accounting."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
+import pytest
 
 from scrapy_simhash.index import MemoryIndex, make_layout
-from scrapy_simhash.index.memory import FingerprintTables, popcount, split_words
+from scrapy_simhash.index import memory as memory_module
+from scrapy_simhash.index.memory import EvidenceStore, FingerprintTables, popcount, split_words
 
 
 def test_incremental_inserts_keep_few_runs_and_find_everything():
@@ -115,3 +118,65 @@ def test_popcount_and_split_words():
     words = split_words([0, (1 << 64) - 1, (1 << 70) | 3], 2)
     assert words.tolist() == [[0, 0], [(1 << 64) - 1, 0], [3, 64]]
     assert popcount(words).sum(axis=1).tolist() == [0, 64, 3]
+
+
+@pytest.mark.parametrize("probing", [False, True])
+def test_removed_rows_are_left_out_of_single_and_batched_searches(probing):
+    layout = make_layout(128, 16) if probing else make_layout(64, 3)
+    engine = FingerprintTables(layout, buffer_size=16)
+    words = np.zeros((40, layout.words), dtype=np.uint64)
+    words[:, 0] = np.arange(40, dtype=np.uint64)  # row i holds fingerprint i
+    engine.extend(words[:32])  # sealed into runs
+    for row in range(32, 40):
+        engine.append(row)  # in the insert buffer
+    assert engine.buffered == 8
+    removed = {0, 3, 35}
+    for row in removed:
+        assert engine.remove(row)
+    assert not engine.remove(3) and not engine.remove(40)  # removed already; no such row
+    assert (len(engine), engine.live) == (40, 37)
+    expected = sorted((row.bit_count(), row) for row in range(40)
+                      if row.bit_count() <= 3 and row not in removed)
+    assert engine.search(0, 3) == expected
+    assert engine.search_many(words[:1], 3) == [expected]
+
+
+def test_evidence_store_agrees_with_a_dict_through_resizes_and_compactions(monkeypatch):
+    monkeypatch.setattr(memory_module, "_MIN_GARBAGE", 256)  # compact often
+    compactions = []
+    compact = EvidenceStore._compact
+
+    def counted(store: EvidenceStore) -> None:
+        compactions.append(len(store))
+        compact(store)
+
+    monkeypatch.setattr(EvidenceStore, "_compact", counted)
+    rng = random.Random(21)
+    store, expected = EvidenceStore(), {}
+    keys = [f"k{i}" for i in range(400)] + ["", "\u00e9", "\u4e2d\u6587"]
+    for _ in range(12_000):
+        key, action = rng.choice(keys), rng.random()
+        if action < 0.55:
+            value = rng.randbytes(rng.randint(0, 90))
+            store.put(key, value)
+            expected[key] = value
+        elif action < 0.75:
+            assert store.remove(key) is (key in expected)
+            expected.pop(key, None)
+        else:
+            assert store.get(key) == expected.get(key)
+        assert len(store) == len(expected)
+    assert len(compactions) > 10
+    assert all(store.get(key) == expected.get(key) for key in keys)
+    assert store._slots.size >= 2 * store._used  # never more than half full
+
+
+def test_evidence_costs_its_bytes_plus_under_60_bytes_a_key():
+    index = MemoryIndex()
+    pages = 20_000
+    for i in range(pages):
+        index.put_evidence(f"https://www.example.com/section/page-{i:06d}", bytes(72))
+    raw = pages * (len("https://www.example.com/section/page-000000") + 72)
+    extra = index.nbytes(include_evidence=True) - index.nbytes()
+    assert raw < extra < raw + 60 * pages
+    assert index.get_evidence(["https://www.example.com/section/page-000123"]) == [bytes(72)]

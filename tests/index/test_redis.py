@@ -15,8 +15,10 @@ import pytest
 from scrapy_simhash.index import IndexParameterMismatch, Match, NearDuplicateIndexError, open_index
 
 from .test_index_contract import (
+    REMOVE_AND_EVIDENCE_CASES,
     as_tuples,
     assert_agrees_with_brute_force,
+    assert_removals_agree_with_brute_force,
     brute_force,
     flip,
 )
@@ -92,6 +94,72 @@ def test_unicode_keys_round_trip(redis_url):
     with open_index(redis_url) as index:
         index.add("https://例子.测试/新闻?id=1", 77)
         assert index.query(77) == [Match("https://例子.测试/新闻?id=1", 77, 0)]
+
+
+# -- remove and evidence -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", REMOVE_AND_EVIDENCE_CASES, ids=lambda case: case.__name__)
+def test_remove_and_evidence(redis_url, case):
+    with open_index(redis_url) as index:
+        assert index.supports_evidence
+        case(index)
+
+
+@pytest.mark.parametrize(("bits", "k", "tables"),
+                         [(64, 3, None), (64, 3, "manku"), (64, 6, None), (128, 16, None)])
+def test_removals_keep_redis_exact(redis_url, bits, k, tables):
+    rng = random.Random(f"redis-remove-{bits}-{k}-{tables}")
+    with open_index(redis_url, bits=bits, max_distance=k, tables=tables, batch_size=64) as index:
+        assert_removals_agree_with_brute_force(index, rng, bits, k)
+
+
+def test_a_removed_pages_key_record_is_emptied_and_the_others_stay(redis_url, redis_server):
+    """The keys of 128 ids share one hash field: emptying one record keeps the others' places."""
+    pages = [(f"https://a.example/{i}", (i << 32) | i) for i in range(1, 300)]
+    with open_index(redis_url) as index:
+        index.add_many(pages)
+        chunk = redis_server.client().hget(index.script_keys[2], (0).to_bytes(4, "big"))
+        for key, fingerprint in pages[5:200:7]:
+            assert index.remove(key, fingerprint)
+        shorter = redis_server.client().hget(index.script_keys[2], (0).to_bytes(4, "big"))
+        assert len(shorter) < len(chunk)
+        kept = [pair for i, pair in enumerate(pages) if not (5 <= i < 200 and (i - 5) % 7 == 0)]
+        found = index.query_many([fingerprint for _, fingerprint in pages], 0)
+        assert [as_tuples(m) for m in found] == [
+            [(key, fingerprint, 0)] if (key, fingerprint) in kept else []
+            for key, fingerprint in pages
+        ]
+        assert len(index) == len(kept)
+
+
+def test_evidence_and_removals_are_shared_by_every_client(redis_url):
+    with open_index(redis_url) as first, open_index(redis_url) as second:
+        first.add_many([("a", 1), ("b", (1 << 64) - 2)])
+        first.put_evidence("a", b"from the first")
+        assert second.get_evidence(["a", "b"]) == [b"from the first", None]
+        second.put_evidence("a", b"from the second")
+        assert first.get_evidence(["a"]) == [b"from the second"]
+        assert second.remove("a", 1)
+        assert (len(first), first.query(1), first.get_evidence(["a"])) == (1, [], [None])
+        assert first.check_and_add("c", 1) is None
+        assert second.query(1) == [Match("c", 1, 0)]
+
+
+def test_drop_deletes_the_evidence_and_the_removal_count(redis_url, redis_server, redis_prefix):
+    with open_index(redis_url) as index:
+        index.add_many([("a", 1), ("b", 1 << 40)])
+        index.put_evidence("b", b"eb")
+        assert index.remove("a", 1)
+        client = redis_server.client()
+        assert client.exists(index.evidence_key, index.removed_key) == 2
+        assert set(index.all_keys) >= {
+            key.decode() for key in client.scan_iter(f"{{{redis_prefix}:*")
+        }
+        assert index.memory_usage() > 0
+        index.drop()
+        assert not client.exists(*index.all_keys)
+        assert len(index) == 0
 
 
 # -- parameters, prefixes, URIs ----------------------------------------------------------------
@@ -375,6 +443,22 @@ def test_a_lost_check_that_never_ran_is_run_once_more(lossy, redis_prefix):
         assert index.check_and_add("https://a.example/3", other ^ 1) == Match(
             "https://a.example/2", other, 1)
         assert len(index) == 2
+
+
+@pytest.mark.parametrize("run", [True, False], ids=["script ran", "command lost"])
+def test_a_removal_whose_reply_was_lost_runs_once_more(lossy, redis_prefix, run):
+    """Either way the pair is gone afterwards and nothing else is; the answer is True only when
+    the second run removed it (if the lost one did, the second finds nothing)."""
+    page = (1 << 50) | 0b1010
+    with open_index(lossy.url(redis_prefix)) as index:
+        index.add_many([("https://a.example/1", page), ("https://a.example/2", page)])
+        index.put_evidence("https://a.example/1", b"e")
+        lossy.lose_next_evalsha_reply(run=run)
+        assert index.remove("https://a.example/1", page) is (not run)
+        assert lossy.lost.is_set()
+        assert index.query(page) == [Match("https://a.example/2", page, 0)]
+        assert len(index) == 1
+        assert index.get_evidence(["https://a.example/1"]) == [None]
 
 
 BATCH = [(f"https://a.example/{n}", (n << 40) | n) for n in range(1, 6)]

@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from scrapy_simhash.index import IndexParameterMismatch, Match, SqliteIndex, open_index
+from scrapy_simhash.index import sqlite as sqlite_module
 from scrapy_simhash.index.sqlite import key_expression, to_signed, to_unsigned
 
 from .racing import open_at_once
@@ -497,7 +498,7 @@ def test_a_transaction_sqlite_rolled_back_itself_is_forgotten(db_uri, cache, cap
     index.add("a", FAR["a"])
     with pytest.raises(sqlite3.IntegrityError, match="refused"):
         index.check_and_add("refused", FAR["refused"])
-    assert "rolled back the open transaction itself (refused); the 1 fingerprints" in caplog.text
+    assert "rolled back the open transaction itself (refused); the 1 writes" in caplog.text
     assert (len(index), index.query(FAR["a"]), index.query(FAR["old"])[0].key) == (1, [], "old")
     assert index.check_and_add("f", FAR["f"]) is None
     index.close()
@@ -533,7 +534,7 @@ def test_a_failed_commit_keeps_or_forgets_the_rows_as_sqlite_did(db_uri, rolls_b
     shared.conn = real
     if rolls_back:  # gone from the file: forgotten, and said so
         assert (len(index), index.query(FAR["a"])) == (0, [])
-        assert "the 2 fingerprints stored since the last commit are forgotten" in caplog.text
+        assert "the 2 writes since the last commit" in caplog.text
     else:  # still in the open transaction: the next commit writes them
         assert [index.query(FAR[key])[0].key for key in "ab"] == ["a", "b"]
         index.flush()
@@ -566,3 +567,145 @@ def test_a_write_that_fails_after_touching_the_cache_reloads_it(db_uri, monkeypa
     assert (len(index), index.query(far), index.query(3 << 20)[0].key) == (50, [], "old3")
     assert index.check_and_add("new", far) is None
     index.close()
+
+
+# -- removals and evidence --------------------------------------------------------------------
+
+
+def _open_elsewhere(monkeypatch, uri: str, **options) -> SqliteIndex:
+    """An index on a connection of its own, as another process would have."""
+    with monkeypatch.context() as patch:
+        patch.setattr(sqlite_module, "_CONNECTIONS", {})
+        return open_index(uri, **options)
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_removals_and_evidence_persist_across_close_and_reopen(db_uri, cache):
+    with open_index(db_uri, cache=cache, commit_every=1000, commit_interval=3600) as index:
+        index.add_many([("a", FAR["a"]), ("b", FAR["b"]), ("c", FAR["c"])])
+        index.put_evidence("a", b"ea")
+        index.put_evidence("b", b"eb")
+        assert index.remove("a", FAR["a"])
+    with open_index(db_uri, cache=cache) as reopened:
+        assert len(reopened) == 2
+        assert reopened.query(FAR["a"]) == []
+        assert reopened.get_evidence(["a", "b", "c"]) == [None, b"eb", None]
+        assert reopened.remove("b", FAR["b"]) and not reopened.remove("a", FAR["a"])
+    assert _stored_keys(db_uri) == {"c"}
+
+
+def test_evidence_is_committed_with_the_adds(db_uri):
+    index = open_index(db_uri, commit_every=3, commit_interval=3600)
+    reader = sqlite3.connect(db_uri.removeprefix("sqlite:///"))
+
+    def committed() -> tuple[int, int]:
+        rows = reader.execute("SELECT count(*) FROM simhash_pages").fetchone()[0]
+        evidence = reader.execute('SELECT count(*) FROM "simhash_pages:evidence"').fetchone()[0]
+        return rows, evidence
+
+    index.add("a", FAR["a"])
+    index.put_evidence("a", b"ea")
+    assert committed() == (0, 0)  # one transaction, not yet committed
+    assert index.get_evidence(["a"]) == [b"ea"]  # but seen by the writer
+    index.put_evidence("b", b"eb")  # the third write: the batch commits
+    assert committed() == (1, 2)
+    index.put_evidence("c", b"ec")
+    index.flush()
+    assert committed() == (1, 3)
+    reader.close()
+    index.close()
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_rollback_undoes_removals_and_evidence(db_uri, cache):
+    index = open_index(db_uri, cache=cache, commit_every=1000, commit_interval=3600)
+    index.add_many([("a", FAR["a"]), ("b", FAR["b"])])
+    index.put_evidence("a", b"ea")
+    index.flush()
+    assert index.remove("a", FAR["a"])
+    index.put_evidence("b", b"eb")
+    assert (len(index), index.query(FAR["a"])) == (1, [])
+    index.rollback()
+    assert len(index) == 2
+    assert index.query(FAR["a"]) == [Match("a", FAR["a"], 0)]
+    assert index.get_evidence(["a", "b"]) == [b"ea", None]
+    index.close()
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_another_connections_removals_reach_this_ones_reads(db_uri, cache, monkeypatch):
+    rng = random.Random(31)
+    pages = [(f"p{i}", rng.getrandbits(64)) for i in range(40)]
+    with open_index(db_uri) as setup:
+        setup.add_many(pages)
+    reader = open_index(db_uri, cache=cache, commit_interval=0)
+    assert len(reader) == 40
+    writer = _open_elsewhere(monkeypatch, db_uri, commit_interval=0)
+    assert writer._conn is not reader._conn
+    assert writer.remove(*pages[5]) and writer.remove(*pages[39])  # 39: the largest id
+    writer.add("late", FAR["d"])  # an id above the removed largest one
+    writer.add("gone", FAR["e"])
+    assert writer.remove("gone", FAR["e"])  # added and removed between two reads of the reader
+    assert len(reader) == 39
+    assert reader.query(pages[5][1]) == [] and reader.query(pages[39][1]) == []
+    assert reader.query(FAR["d"]) == [Match("late", FAR["d"], 0)]
+    assert reader.query(FAR["e"]) == []
+    assert reader.query(pages[6][1]) == [Match(*pages[6], 0)]
+    assert reader.check_and_add("again", pages[5][1]) is None  # stored again, then seen there
+    assert writer.query(pages[5][1]) == [Match("again", pages[5][1], 0)]
+    assert len(writer) == len(reader) == 40
+    writer.close()
+    reader.close()
+    with open_index(db_uri) as reopened:
+        assert len(reopened) == 40
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_objects_on_one_file_see_each_others_removals(db_uri, cache):
+    writer = open_index(db_uri, commit_every=10**6, commit_interval=3600)
+    reader = open_index(db_uri, cache=cache)
+    writer.add_many([("a", FAR["a"]), ("b", FAR["b"])])
+    assert len(reader) == 2
+    assert writer.remove("a", FAR["a"])
+    assert (len(reader), reader.query(FAR["a"])) == (1, [])
+    assert reader.remove("b", FAR["b"])
+    assert (len(writer), writer.query(FAR["b"])) == (0, [])
+    for index in (writer, reader):
+        index.close()
+
+
+def test_a_removed_largest_id_is_never_handed_out_again(db_uri):
+    with open_index(db_uri) as index:
+        index.add_many([("a", FAR["a"]), ("b", FAR["b"])])
+        assert index.remove("b", FAR["b"])
+    with open_index(db_uri) as reopened:  # a fresh load: the rows end at id 1
+        reopened.add("c", FAR["c"])
+    reader = sqlite3.connect(db_uri.removeprefix("sqlite:///"))
+    rows = reader.execute("SELECT id, key FROM simhash_pages ORDER BY id").fetchall()
+    logged = reader.execute('SELECT id FROM "simhash_pages:removed"').fetchall()
+    reader.close()
+    assert (rows, logged) == ([(1, "a"), (3, "c")], [(2,)])
+
+
+def test_a_file_from_before_evidence_gains_its_tables_on_open(db_uri):
+    with open_index(db_uri) as index:
+        index.add("a", FAR["a"])
+    older = sqlite3.connect(db_uri.removeprefix("sqlite:///"))
+    older.execute('DROP TABLE "simhash_pages:evidence"')
+    older.execute('DROP TABLE "simhash_pages:removed"')
+    older.commit()
+    older.close()
+    with open_index(db_uri) as reopened:
+        assert reopened.get_evidence(["a"]) == [None]
+        reopened.put_evidence("a", b"ea")
+        assert reopened.remove("a", FAR["a"])
+        assert len(reopened) == 0
+
+
+def test_a_namespace_ending_like_a_side_table_is_its_own(db_uri):
+    with open_index(db_uri) as pages, open_index(db_uri, namespace="pages_evidence") as other:
+        pages.put_evidence("k", b"pages")
+        other.add("k", 1)
+        other.put_evidence("k", b"other")
+        assert (pages.get_evidence(["k"]), other.get_evidence(["k"])) == ([b"pages"], [b"other"])
+        assert len(pages) == 0

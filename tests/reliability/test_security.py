@@ -154,6 +154,8 @@ def test_redis_keys_stay_under_their_prefix(redis_server):
         for number, key in enumerate(HOSTILE_KEYS):
             index.check_and_add(key, _fingerprint(number))
             index.query(_fingerprint(number))
+            index.put_evidence(key, b"evidence")
+        assert index.remove(HOSTILE_KEYS[0], _fingerprint(0))
     keys = [key.decode() for key in client.scan_iter("*")]
     assert client.get("other:key") == b"untouched"
     assert all(key.startswith("{crawl1:pages}:") for key in keys if key != "other:key"), keys
@@ -199,3 +201,22 @@ def test_pages_cannot_make_the_plugin_touch_files_or_the_network(tmp_path):
     result = json.loads(done.stdout)
     assert result["pages"] > 40 and not result["leaked"]
     assert len(result["events"]) == 1 and result["events"][0].startswith("open "), result
+
+
+@pytest.mark.parametrize("uri", ["memory://", "sqlite:///{tmp}/evidence.db"])
+def test_hostile_keys_carry_evidence_and_are_removed_exactly(tmp_path, uri):
+    uri = uri.format(tmp=tmp_path)
+    with open_index(uri, bits=64, max_distance=3) as index:
+        for number, key in enumerate(HOSTILE_KEYS):
+            index.add(key, _fingerprint(number))
+            index.put_evidence(key, key.encode()[:1024])
+        assert index.get_evidence(HOSTILE_KEYS) == [key.encode()[:1024] for key in HOSTILE_KEYS]
+        for number, key in enumerate(HOSTILE_KEYS[::2]):
+            assert index.remove(key, _fingerprint(2 * number))
+        kept = HOSTILE_KEYS[1::2]
+        assert index.get_evidence(HOSTILE_KEYS[::2]) == [None] * len(HOSTILE_KEYS[::2])
+        assert index.get_evidence(kept) == [key.encode()[:1024] for key in kept]
+        assert len(index) == len(kept)
+        for number, key in enumerate(HOSTILE_KEYS):
+            expected = [key] if key in kept else []
+            assert [m.key for m in index.query(_fingerprint(number))] == expected
