@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from crawling import DemoServer
 from scrapy.utils.reactor import install_reactor
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:  # benchmarks.hardneg, for the hard-negatives crawl
+    sys.path.insert(0, str(REPO))
 
 # get_crawler() on Scrapy 2.13 needs the (default) asyncio reactor to be installed already.
 if "twisted.internet.reactor" not in sys.modules:

@@ -1,0 +1,48 @@
+"""Families of DISTINCT pages that share a site template: what a crawl must keep in full.
+
+Each family is a list of ``(url, html)`` in crawl order, every page a different listing,
+forecast, notice, entity or article. Generated families are deterministic (seeded
+``random.Random``) and need nothing but this package; corpus families read the evaluation
+corpora at run time and raise :class:`~scrapy_simhash.corpora.CorporaMissing` without them.
+
+    from benchmarks.hardneg.families import generated_families, corpus_families
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from . import corpus, entities, notices, templated
+
+Page = tuple[str, str | bytes]
+Family = list[Page]
+
+#: name -> generator; every generated family has between 10 and 20 pages
+GENERATED: dict[str, Callable[[], Family]] = {
+    "listing": templated.listing,
+    "stock_table": templated.stock_table,
+    "weather": templated.weather,
+    "jobs": templated.jobs,
+    "next_data": templated.next_data,
+    "scores": templated.scores,
+    "notices_ja": notices.notices_ja,
+    "notices_ko": notices.notices_ko,
+    "entity_books": entities.entity_books,
+    "entity_films": entities.entity_films,
+    "entity_restaurants": entities.entity_restaurants,
+    "entity_universities": entities.entity_universities,
+}
+
+
+def generated_families() -> dict[str, Family]:
+    """Every generated family, by name."""
+    return {name: make() for name, make in GENERATED.items()}
+
+
+def corpus_families(root: Path | None = None) -> dict[str, Family]:
+    """Every corpus family, by name (raises CorporaMissing when the corpora are absent)."""
+    found = corpus.multilang_families(root)
+    found["articles_other_langs"] = corpus.articles_other_langs(root)
+    found["unknown_language"] = corpus.unknown_language(root)
+    return found
