@@ -244,8 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     scores["ours (held-out)"] = held_out
 
     rows = ["ours (held-out)", *PEERS]
-    if len(settings) > 1:
-        rows += [_label(s) for s in settings]
+    if len(settings) > 1:  # one column per setting, named #0, #1 ... (the legend follows)
+        for number, setting in enumerate(settings):
+            scores[f"#{number}"] = scores[_label(setting)]
+            rows.append(f"#{number}")
     groups: list[tuple[str, Callable[[Page], bool]]] = [
         (f"fold {i}", lambda p, i=i: fold[_key(p)] == i) for i in range(args.folds)
     ]
@@ -270,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         "full text: token F1, traf-ev: snippet F1; per-page scores, mean."
     )
     if len(settings) > 1:
+        for number, setting in enumerate(settings):
+            print(f"#{number}: {_label(setting)}")
         picked = "; ".join(f"fold {i}: {p}" for i, p in enumerate(picks))
         print(f"picked on the other folds: {picked}")
         base = _label(settings[0])
