@@ -130,7 +130,9 @@ def test_a_long_data_table_does_not_split_the_article():
         "After the table, the report turns to the costs, which the council will share with "
         "the harbour trust over the next five years, as agreed in the spring."
     )
-    story = _page(inside="").replace("</div>", f"{_data_table(30)}<p>{after_table}</p></div>", 1)
+    story = _page(inside="").replace(
+        "</div>", f"{_data_table(30)}<p>{after_table}</p></div>", 1
+    )
     text = extract_main_text(story)
     assert all(paragraph in text for paragraph in PARAGRAPHS)
     assert after_table in text and "Bay 29" in text
@@ -195,11 +197,9 @@ def test_fingerprints_see_the_whole_list_of_posts():
     from scrapy_simhash.extract import extract_main_text_from_tree, get_extractor
 
     page = _blog_front_page()
-    for text in (
-        extract_main_text(page, first_entry_only=False),
-        get_extractor("builtin")(page, None, None),
-        extract_main_text_from_tree(parse_html(page), first_entry_only=False),
-    ):
+    for text in (extract_main_text(page, first_entry_only=False),
+                 get_extractor("builtin")(page, None, None),
+                 extract_main_text_from_tree(parse_html(page), first_entry_only=False)):
         assert all(body in text for _, _, body in POSTS)
 
 
@@ -402,3 +402,24 @@ def test_a_thread_interrupted_by_an_advertisement_keeps_the_posts_after_it():
     html = f"<html><body><div class='thread'>{posts[0]}{ad}{''.join(posts[1:])}</div></body></html>"
     text = extract_main_text(html, include_title=False)
     assert all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+@pytest.mark.parametrize("wrapper", ["section", "div"])
+def test_a_reference_page_keeps_its_sections_past_a_long_list_of_links(wrapper):
+    """An encyclopedia-style page: an infobox, headed sections, and one section that is mostly
+    a long list of linked works. The sections after that list are still the article's."""
+    texts = _sentences(6)
+    works = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+    infobox = "<table class='infobox'>" + "".join(
+        f"<tr><th>Label {n}</th><td><a href='/v/{n}'>Value {n}</a></td></tr>" for n in range(25)
+    ) + "</table>"
+    sections = [
+        f"<{wrapper}><p>{texts[0]}</p><p>{texts[1]}</p></{wrapper}>",
+        f"<{wrapper}><h2>History</h2><p>{texts[2]}</p></{wrapper}>",
+        f"<{wrapper}><h2>Works</h2><p>{texts[3]}</p><ul>{works}</ul></{wrapper}>",
+        f"<{wrapper}><h2>Geography</h2><p>{texts[4]}</p><h3>Climate</h3><p>{texts[5]}</p></{wrapper}>",
+    ]
+    html = f"<html><body><main><h1>Island</h1>{infobox}{''.join(sections)}</main></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Geography" in text and "Work 3 of" not in text

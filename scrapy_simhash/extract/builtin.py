@@ -42,17 +42,7 @@ _LEGAL_RE = re.compile(
     re.IGNORECASE,
 )
 _LEGAL_MARKERS = (
-    "©",
-    "opyright",
-    "OPYRIGHT",
-    "eserved",
-    "ESERVED",
-    "版权",
-    "ICP",
-    "许可",
-    "转载",
-    "未经",
-    "举报",
+    "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经", "举报"
 )
 _LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
@@ -96,8 +86,8 @@ ENTRY_MIN = 3  # dated sibling posts that make a list of posts (a blog's front p
 ENTRY_MIN_SHARE = 0.5
 DATED_LINE_MAX_UNITS = 40
 # An article interrupted by one inline block (a link list, an advertisement, an embedded post)
-# goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children when at
-# least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
+# goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
+# headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 2
 # A page without an article is read a second time, leniently (see _read).
@@ -445,10 +435,10 @@ def bridge_run(
 
     A link list, an advertisement or an embedded post between two halves of an article can
     outweigh the shorter half, and Kadane's run then stops at it. Here the run goes on past at
-    most BRIDGE_MAX_ITEMS children scoring at most zero when the children after them are
-    paragraphs of a kind the run already holds (same tag) with BRIDGE_MIN_SCORE or more of text;
-    the same backwards. Returns the new edges and the bridged gaps (block ranges), whose blocks
-    scoring at most zero are left out of the text.
+    most BRIDGE_MAX_ITEMS children scoring below zero (and as many headings, scoring zero) when
+    the children after them are paragraphs of a kind the run already holds (same tag) with
+    BRIDGE_MIN_SCORE or more of text; the same backwards. Returns the new edges and the bridged
+    gaps (block ranges), whose blocks scoring at most zero are left out of the text.
     """
     if best < 0 or start >= end:
         return start, end, []
@@ -477,12 +467,19 @@ def bridge_run(
     for step in (1, -1):
         edge = last if step == 1 else first
         while True:
-            gap = edge + step  # past the interruption: at most BRIDGE_MAX_ITEMS items <= 0
+            gap, negatives = edge + step, 0  # past the interruption
             while (
-                0 <= gap < len(items) and values[gap] <= 0 and abs(gap - edge) <= BRIDGE_MAX_ITEMS
+                0 <= gap < len(items)
+                and values[gap] <= 0
+                and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
             ):
+                negatives += values[gap] < 0  # headings (zero) between sections are free
                 gap += step
-            if gap == edge + step or abs(gap - edge) > BRIDGE_MAX_ITEMS:
+            if (
+                gap == edge + step
+                or negatives > BRIDGE_MAX_ITEMS
+                or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
+            ):
                 break
             reach, total = continuation(gap, step)
             if reach < 0 or total < BRIDGE_MIN_SCORE:
@@ -636,7 +633,9 @@ def article_from_segments(
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
-    if best < 0 or sum(scores[start:end]) < MIN_ARTICLE_SCORE:
+    # The bridged interruptions are not the article's: they do not count against it.
+    mass = sum(scores[start:end]) - sum(min(0.0, sum(scores[a:b])) for a, b in gaps if b <= end)
+    if best < 0 or mass < MIN_ARTICLE_SCORE:
         # No prose worth the name (a product page, a form, a tiny page): keep the page's
         # plain text instead, without link lists and hinted chrome.
         best, start, end = -1, 0, len(page.block_text)
