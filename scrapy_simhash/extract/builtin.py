@@ -445,10 +445,7 @@ def bridge_run(
     items = _children(page, best)
     if not items:
         return start, end, []
-    prefix = [0.0]
-    for score in scores:
-        prefix.append(prefix[-1] + score)
-    values = [prefix[b] - prefix[a] for a, b, _ in items]
+    values = [sum(scores[a:b]) for a, b, _ in items]
     first = next((i for i, (a, b, _) in enumerate(items) if b > start), 0)
     last = max((i for i, (a, b, _) in enumerate(items) if a < end), default=first)
     kinds = {items[i][2] for i in range(first, last + 1) if values[i] > 0}
