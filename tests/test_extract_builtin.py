@@ -311,3 +311,115 @@ def test_a_huge_title_is_read_once_not_per_heading(monkeypatch):
     # The title (and og:title) is tokenised once, cut to HEADLINE_MAX_CHARS, not per heading;
     # each heading once per title it is compared with.
     assert sum(compared) <= 2 * (HEADLINE_MAX_CHARS + sum(len(name) for name in names))
+
+
+def _links(count: int) -> str:
+    return "".join(
+        f"<li><a href='/s{n}'>Another story, number {n}, on the council's budget</a></li>"
+        for n in range(count)
+    )
+
+
+@pytest.mark.parametrize(
+    "interruption",
+    [
+        f"<div class='inline-list'><h3>More news</h3><ul>{_links(10)}</ul></div>",
+        f"<div class='inline-ad'><span>Advertisement</span><ul>{_links(8)}</ul></div>",
+        "<blockquote class='embedded-post'>"
+        + "".join(
+            f"<p><a href='/p/{n}'>A post shared by someone on May {n}</a></p>" for n in range(9)
+        )
+        + "</blockquote>",
+    ],
+)
+@pytest.mark.parametrize("split", [1, 2])
+def test_an_inline_block_does_not_cut_the_article_short(interruption, split):
+    """A link list, an advertisement or an embedded post heavier than one half of the article
+    no longer ends it: the paragraphs on both sides are kept, the interruption is not."""
+    before = "".join(f"<p>{text}</p>" for text in PARAGRAPHS[:split])
+    after = "".join(f"<p>{text}</p>" for text in PARAGRAPHS[split:])
+    page = (
+        "<html><body><nav><a href='/'>Home</a></nav>"
+        f"<article><h1>Harbour baths</h1>{before}{interruption}{after}</article>"
+        "<footer>Contact us</footer></body></html>"
+    )
+    text = extract_main_text(page, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "A post shared" not in text
+
+
+def test_a_closing_line_after_an_inline_block_is_not_carried_over():
+    """Too little text after the interruption: it is the page's furniture, not the article's
+    second half."""
+    page = (
+        f"<html><body><article>{''.join(f'<p>{text}</p>' for text in PARAGRAPHS)}"
+        f"<ul class='more'>{_links(10)}</ul><p>Have a tip? Write to us.</p></article></body></html>"
+    )
+    text = extract_main_text(page, include_title=False)
+    assert PARAGRAPHS[-1] in text and "Have a tip" not in text
+
+
+def _article(paragraphs=PARAGRAPHS) -> str:
+    return "".join(f"<p>{text}</p>" for text in paragraphs)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a page-wide wrapper whose class names a chrome vendor
+        f"<div class='theme-recommend-widgets'><h1>Harbour baths</h1>{_article()}</div>",
+        # broken markup: a <nav> never closed holds the whole page
+        f"<nav><a href='/'>Home</a> <a href='/news'>News</a><div class='page'>{_article()}</div>",
+        # the article only in <noscript> (the scripted copy is not HTML)
+        "<script type='text/template'>&lt;p&gt;scripted copy&lt;/p&gt;</script>"
+        f"<noscript>{_article()}</noscript>",
+    ],
+)
+def test_a_page_read_as_empty_gets_a_second_lenient_reading(body):
+    html = f"<html><head><title>Harbour baths</title></head><body>{body}</body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert extraction.is_article and 0 < extraction.confidence <= 1
+    assert PARAGRAPHS[0] in extraction.text
+
+
+def test_the_lenient_reading_still_leaves_out_chrome_beside_the_article():
+    html = (
+        "<html><body><div class='comments-wrapper'>"
+        f"<nav>{''.join(f'<a href=/{n}>Section {n}</a> ' for n in range(20))}</nav>"
+        f"<div class='text'>{_article()}</div><footer><p>About the site, and how to reach "
+        "the people who write it, in a line long enough to count.</p></footer></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Section 3" not in text and "About the site" not in text
+
+
+def test_a_thread_interrupted_by_an_advertisement_keeps_the_posts_after_it():
+    posts = [f"<div class='message'><p>{text}</p></div>" for text in PARAGRAPHS]
+    ad = f"<div class='sponsor-box'><ul>{_links(12)}</ul></div>"
+    html = f"<html><body><div class='thread'>{posts[0]}{ad}{''.join(posts[1:])}</div></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+@pytest.mark.parametrize("wrapper", ["section", "div"])
+def test_a_reference_page_keeps_its_sections_past_a_long_list_of_links(wrapper):
+    """An encyclopedia-style page: an infobox, headed sections, and one section that is mostly
+    a long list of linked works. The sections after that list are still the article's."""
+    texts = _sentences(6)
+    works = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+    infobox = "<table class='infobox'>" + "".join(
+        f"<tr><th>Label {n}</th><td><a href='/v/{n}'>Value {n}</a></td></tr>" for n in range(25)
+    ) + "</table>"
+    sections = [
+        f"<{wrapper}><p>{texts[0]}</p><p>{texts[1]}</p></{wrapper}>",
+        f"<{wrapper}><h2>History</h2><p>{texts[2]}</p></{wrapper}>",
+        f"<{wrapper}><h2>Works</h2><p>{texts[3]}</p><ul>{works}</ul></{wrapper}>",
+        f"<{wrapper}><h2>Geography</h2><p>{texts[4]}</p><h3>Climate</h3><p>{texts[5]}</p></{wrapper}>",
+    ]
+    html = f"<html><body><main><h1>Island</h1>{infobox}{''.join(sections)}</main></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Geography" in text and "Work 3 of" not in text

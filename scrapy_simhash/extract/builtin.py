@@ -85,6 +85,13 @@ MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain tex
 ENTRY_MIN = 3  # dated sibling posts that make a list of posts (a blog's front page, a thread)
 ENTRY_MIN_SHARE = 0.5
 DATED_LINE_MAX_UNITS = 40
+# An article interrupted by one inline block (a link list, an advertisement, an embedded post)
+# goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
+# headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
+BRIDGE_MIN_SCORE = 20.0
+BRIDGE_MAX_ITEMS = 2
+# A page without an article is read a second time, leniently (see _read).
+LENIENT_FALLBACK = True
 
 
 @dataclass
@@ -230,13 +237,14 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     return scores
 
 
-def node_hints(page: Segmented, scores: list[float]) -> list[int]:
+def node_hints(page: Segmented, scores: list[float], strong_chrome: bool = True) -> list[int]:
     """Each node's hint in force: the nearest hinted ancestor's, chrome staying chrome inside.
 
     A node hinted as chrome (comments, related, cookie notice ...) makes its whole subtree
     chrome, whatever inner classes say. A weaker chrome hint (ad, sidebar, share ...) that holds
     more than CHROME_MAX_SHARE of the page's positive text is a wrapper with an unlucky class
-    name ("page-ad-margins", "has-sidebar") and is ignored.
+    name ("page-ad-margins", "has-sidebar") and is ignored. Without ``strong_chrome`` every
+    chrome hint is weighed so (the lenient reading of a page that had no article).
     """
     positive_prefix = [0.0]
     total = 0.0
@@ -269,7 +277,7 @@ def node_hints(page: Segmented, scores: list[float]) -> list[int]:
             hint = NEGATIVE
         elif own == POSITIVE:
             hint = POSITIVE
-        elif own == CHROME or mass(index) <= limit:
+        elif (own == CHROME and strong_chrome) or mass(index) <= limit:
             hint = NEGATIVE
         else:
             continue
@@ -396,6 +404,95 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     return best, start, end
 
 
+def _children(page: Segmented, node: int) -> list[tuple[int, int, str]]:
+    """``node``'s children in document order as (first block, end block, tag): its own text
+    blocks (tagged with ``node``'s tag) and its child nodes, each taken whole."""
+    starts, ends, lasts, owners = page.node_start, page.node_end, page.node_last, page.block_owner
+    tags = page.node_tag
+    items: list[tuple[int, int, str]] = []
+    child, last = node + 1, page.node_last[node]
+    block, end = starts[node], ends[node]
+    while block < end:
+        if owners[block] == node:
+            items.append((block, block + 1, tags[node]))
+            block += 1
+            continue
+        while child < last and ends[child] <= block:  # skip children that end before it
+            child = lasts[child]
+        if child >= last:  # defensive: a block of no child
+            block += 1
+            continue
+        items.append((starts[child], ends[child], tags[child]))
+        block = ends[child]
+        child = lasts[child]
+    return items
+
+
+def bridge_run(
+    page: Segmented, scores: list[float], best: int, start: int, end: int
+) -> tuple[int, int, list[tuple[int, int]]]:
+    """The run ``start:end`` of ``best``'s children carried over inline interruptions.
+
+    A link list, an advertisement or an embedded post between two halves of an article can
+    outweigh the shorter half, and Kadane's run then stops at it. Here the run goes on past at
+    most BRIDGE_MAX_ITEMS children scoring below zero (and as many headings, scoring zero) when
+    the children after them are paragraphs of a kind the run already holds (same tag) with
+    BRIDGE_MIN_SCORE or more of text; the same backwards. Returns the new edges and the bridged
+    gaps (block ranges), whose blocks scoring at most zero are left out of the text.
+    """
+    if best < 0 or start >= end:
+        return start, end, []
+    items = _children(page, best)
+    if not items:
+        return start, end, []
+    values = [sum(scores[a:b]) for a, b, _ in items]
+    first = next((i for i, (a, b, _) in enumerate(items) if b > start), 0)
+    last = max((i for i, (a, b, _) in enumerate(items) if a < end), default=first)
+    kinds = {items[i][2] for i in range(first, last + 1) if values[i] > 0}
+    gaps: list[tuple[int, int]] = []
+
+    def continuation(index: int, step: int) -> tuple[int, float]:
+        """From ``index``, the farthest item of a stretch of positive items of the run's
+        kinds (stepping by ``step``) and its total."""
+        total, reach = 0.0, -1
+        while 0 <= index < len(items) and values[index] > 0 and items[index][2] in kinds:
+            total += values[index]
+            reach = index
+            index += step
+        return reach, total
+
+    for step in (1, -1):
+        edge = last if step == 1 else first
+        while True:
+            gap, negatives = edge + step, 0  # past the interruption
+            while (
+                0 <= gap < len(items)
+                and values[gap] <= 0
+                and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
+            ):
+                negatives += values[gap] < 0  # headings (zero) between sections are free
+                gap += step
+            if (
+                gap == edge + step
+                or negatives > BRIDGE_MAX_ITEMS
+                or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
+            ):
+                break
+            reach, total = continuation(gap, step)
+            if reach < 0 or total < BRIDGE_MIN_SCORE:
+                break
+            low, high = sorted((edge + step, gap - step))
+            gaps.append((items[low][0], items[high][1]))
+            edge = reach
+        if step == 1:
+            last = edge
+        else:
+            first = edge
+    if not gaps:
+        return start, end, []
+    return min(start, items[first][0]), max(end, items[last][1]), gaps
+
+
 def _is_dated_line(text: str) -> bool:
     """A short line with a date that is not a sentence: "Posted 2005-03-21 01:20 by Ann"."""
     if not ("19" in text or "20" in text) or _BYLINE_DATE_RE.search(text) is None:
@@ -514,22 +611,28 @@ def _lines(text: str) -> list[str]:
     return [line for line in (_normalize(part) for part in text.split(LINE_BREAK)) if line]
 
 
-def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Article:
+def article_from_segments(
+    page: Segmented, first_entry_only: bool = True, lenient: bool = False
+) -> Article:
     """Headline and main-content paragraphs of an already segmented page.
 
     On a list of dated posts (a blog's front page, a forum thread) the main content is the
     first post; ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a
-    blog's front page is not a near-duplicate of its newest post's own page).
+    blog's front page is not a near-duplicate of its newest post's own page). ``lenient``
+    weighs strong chrome hints as weak ones (see :func:`node_hints`).
     """
     boilerplate: set[int] = set()
     scores = base_scores(page, boilerplate)
-    hints = node_hints(page, scores)
+    hints = node_hints(page, scores, strong_chrome=not lenient)
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
+    start, end, gaps = bridge_run(page, scores, best, start, end)
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
-    if best < 0 or sum(scores[start:end]) < MIN_ARTICLE_SCORE:
+    # The bridged interruptions are not the article's: they do not count against it.
+    mass = sum(scores[start:end]) - sum(min(0.0, sum(scores[a:b])) for a, b in gaps if b <= end)
+    if best < 0 or mass < MIN_ARTICLE_SCORE:
         # No prose worth the name (a product page, a form, a tiny page): keep the page's
         # plain text instead, without link lists and hinted chrome.
         best, start, end = -1, 0, len(page.block_text)
@@ -544,6 +647,8 @@ def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Art
             continue
         if index in boilerplate:
             continue
+        if gaps and scores[index] <= 0 and any(a <= index < b for a, b in gaps):
+            continue  # the inline interruption the run was carried over
         is_heading = owner >= 0 and node_tag[owner] in HEADING_TAGS
         if link_chars[index] and scores[index] < 0 and not is_heading:
             continue
@@ -554,9 +659,24 @@ def article_from_segments(page: Segmented, first_entry_only: bool = True) -> Art
     return Article(title, paragraphs, is_article)
 
 
+def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
+    """The page's segments and article; when the first reading finds no article, a lenient
+    second one (see LENIENT_FALLBACK) gives them if it finds one."""
+    page = segment(root)
+    article = article_from_segments(page, first_entry_only)
+    if article.is_article or not LENIENT_FALLBACK:
+        return page, article
+    # No article: the whole page may sit in a wrapper named like chrome ("theme-taboola"), in
+    # a <nav> that broken markup left open, or in <noscript>. Read those too, and weigh strong
+    # chrome names by the text they hold, as weak ones are.
+    lenient_page = segment(root, lenient=True)
+    lenient = article_from_segments(lenient_page, first_entry_only, lenient=True)
+    return (lenient_page, lenient) if lenient.is_article else (page, article)
+
+
 def article_from_tree(root, first_entry_only: bool = True) -> Article:
     """Headline and main-content paragraphs of a parsed page (the tree is not changed)."""
-    return article_from_segments(segment(root), first_entry_only)
+    return _read(root, first_entry_only)[1]
 
 
 @dataclass(frozen=True)
@@ -598,8 +718,7 @@ def extraction_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction
     if root is None:
         return Extraction("", False, 0, 0)
     try:
-        page = segment(root)
-        article = article_from_segments(page, first_entry_only=False)
+        page, article = _read(root, first_entry_only=False)
     except Exception:  # defensive, as extract_main_text_from_tree
         return Extraction("", False, 0, 0)
     text = article.text(True, max_chars)

@@ -39,7 +39,12 @@ _WEAK_CHROME_RE = re.compile(
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").
 _MEDIA_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow")
 
-TAG_HINTS = {"article": POSITIVE, "main": POSITIVE}
+# Structural chrome is skipped by the walk, and read only on a lenient second walk (see
+# segment.LENIENT_TAGS): there it is chrome unless it holds most of the page.
+TAG_HINTS = {
+    "article": POSITIVE, "main": POSITIVE,
+    "nav": WEAK_CHROME, "aside": WEAK_CHROME, "footer": WEAK_CHROME, "menu": WEAK_CHROME,
+}  # fmt: skip
 
 HINT_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 50_000

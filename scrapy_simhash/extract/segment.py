@@ -55,6 +55,12 @@ _KIND.update({"a": _LINK, "br": _BREAK})
 # Comments, processing instructions and entity references have these factories as their tag.
 _KIND.update({etree.Comment: _SKIP, etree.PI: _SKIP, etree.Entity: _SKIP})
 
+# The second reading of a page in which the first found no article (see builtin.article_from_tree):
+# structural chrome and noscript are read too. A <nav> left open by broken markup can hold the
+# whole page, and some pages put their article in <noscript> for readers without scripts.
+LENIENT_TAGS = frozenset({"nav", "aside", "footer", "menu", "noscript"})
+_LENIENT_KIND = {**_KIND, **{tag: _BLOCK for tag in LENIENT_TAGS}}
+
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
@@ -112,8 +118,13 @@ except ImportError:  # pragma: no cover - depends on the build
     _compiled_walk = None
 
 
-def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) -> Segmented:
+def segment(
+    root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS, lenient: bool = False
+) -> Segmented:
     """Walk ``root`` once and return its visible text blocks and block-level nodes.
+
+    ``lenient`` also reads LENIENT_TAGS (as blocks; nav, aside, footer and menu hinted as
+    chrome unless they hold most of the page, see hints.TAG_HINTS).
 
     The walk stops after ``max_blocks`` text blocks; nodes still open then end at the last one.
     The compiled walk (``_speedups.walk``) is used when it was built; ``walk_python`` is the
@@ -124,7 +135,8 @@ def segment(root, *, keep_hidden: bool = False, max_blocks: int = MAX_BLOCKS) ->
     ids: list[str | None] = []
     walk = _compiled_walk if _compiled_walk is not None else walk_python
     owner = walk(
-        root, result, keep_hidden, max_blocks, _KIND, _HIDDEN_STYLE.search, _read_head,
+        root, result, keep_hidden, max_blocks, _LENIENT_KIND if lenient else _KIND,
+        _HIDDEN_STYLE.search, _read_head,
         classes, ids,
     )
     _close_nodes(result, owner)
