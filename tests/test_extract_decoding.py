@@ -472,3 +472,10 @@ def test_a_label_never_makes_text_binary(body):
     without = looks_binary(body)
     for label in LOOKS_BINARY_LABELS:
         assert without or not looks_binary(body, label), label
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_wide_label_without_byte_order_is_read_in_the_order_of_the_bytes(codec):
+    html = "<html><body><p>Caf\u00e9 soci\u00e9t\u00e9, \u5317\u4eac</p></body></html>"
+    label = codec[:6]
+    assert decode_html(html.encode(codec), label) == html

@@ -218,6 +218,26 @@ _ASCII_COMPATIBLE = frozenset(
 )
 
 
+_WIDE_UNITS = {"utf-16": 2, "utf-32": 4}
+_ORDER_EVIDENCE = 8  # NUL bytes on one side, twice as many as on the other, tell the order
+
+
+def wide_byte_order(body: bytes, codec: str) -> str:
+    """The byte order of a UTF-16 or UTF-32 body without a byte-order mark, read from where its
+    NUL bytes fall (HTML is mostly ASCII: ``<`` is ``3C 00`` little-endian, ``00 3C`` big);
+    ``codec`` itself for any other codec or when the sample does not tell."""
+    if not is_wide(codec):
+        return codec
+    family = "utf-32" if codec.startswith("utf-32") else "utf-16"
+    unit = _WIDE_UNITS[family]
+    sample = body[: 4096 - 4096 % unit]
+    little = sample[unit - 1 :: unit].count(0)  # the high byte of an ASCII unit, little-endian
+    big = sample[::unit].count(0)
+    if max(little, big) < _ORDER_EVIDENCE or min(little, big) * 2 >= max(little, big):
+        return codec  # too little markup to tell
+    return f"{family}-le" if little > big else f"{family}-be"
+
+
 def normalize_encoding(label: str | None) -> str | None:
     """The Python codec for an HTML/HTTP charset label, or None when it is unknown.
 
@@ -342,6 +362,8 @@ def _decode(body: bytes, encoding: str | None) -> str:
         name, size = bom
         return body[size:].decode(name, "replace")
     declared = normalize_encoding(encoding) or sniff_declared_encoding(body)
+    if is_wide(declared):
+        return body.decode(wide_byte_order(body, declared), "replace")
     if declared is not None and declared not in _UNICODE_CODECS:
         if _has_non_ascii(body) and _is_utf8(body):
             return body.decode("utf-8", "replace")

@@ -1,0 +1,116 @@
+"""The evidence that confirms a SimHash candidate: word 3-gram sketches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scrapy_simhash import evidence as ev
+from scrapy_simhash.detectors import SimHashDetector
+
+PYTHON_A = (
+    "Python 3 changed how strings work. Every string is now a sequence of Unicode code points, "
+    "and bytes are a separate type. Porting old code meant finding every place where the two "
+    "were mixed, which took many projects years. The print statement became a function, "
+    "integer division changed, and many standard library modules were renamed or merged. "
+) * 3
+PYTHON_B = (
+    "Python 3 brought type hints to the language. A function can now say what it expects and "
+    "returns, and tools such as mypy check those promises before the code ever runs. Hints do "
+    "not change what Python does at run time; they are read by editors and checkers. Many "
+    "projects adopted them slowly, module by module, starting from their public interfaces. "
+) * 3
+SPANISH_A = (
+    "El gobierno de la provincia anunció que las obras de la nueva ruta comenzarán el próximo "
+    "mes, después de que los vecinos de la zona reclamaran durante años por el estado de los "
+    "caminos. Según el ministro, la inversión será la más grande de la última década. "
+)
+SPANISH_B = (
+    "La selección de fútbol de la ciudad ganó el torneo regional por primera vez en su historia, "
+    "y los jugadores celebraron con los aficionados en la plaza central hasta la madrugada. El "
+    "entrenador dijo que el triunfo es de todos los que creyeron en el equipo desde el principio. "
+)
+
+
+def evidence(text: str, **kwargs) -> ev.Evidence:
+    return ev.of_text(text, **kwargs)
+
+
+def test_shingles_are_the_same_on_every_run_and_ignore_case():
+    hashes, words = ev.shingle_hashes("The quick brown fox jumps over the lazy dog")
+    again, _ = ev.shingle_hashes("the QUICK brown fox jumps over the lazy dog")
+    assert words == 9
+    assert len(hashes) == 7
+    assert np.array_equal(hashes, again)
+    # a fixed value: the hash is arithmetic on code points, not Python's salted hash()
+    assert int(ev.sketch(hashes)[0]) == int(ev.sketch(again)[0])
+
+
+def test_numbers_and_cjk_characters_are_words():
+    _, words = ev.shingle_hashes("Price 1299 on 2024-05-01")
+    assert words == 6
+    _, cjk = ev.shingle_hashes("北京天气晴")
+    assert cjk == 5
+    one, _ = ev.shingle_hashes("股价 1200 元")
+    other, _ = ev.shingle_hashes("股价 1300 元")
+    assert not np.array_equal(one, other)
+
+
+def test_the_same_text_confirms_and_texts_on_one_topic_do_not():
+    assert ev.confirms(evidence(PYTHON_A), evidence(PYTHON_A))
+    assert not ev.confirms(evidence(PYTHON_A), evidence(PYTHON_B))
+    assert not ev.confirms(evidence(SPANISH_A * 3), evidence(SPANISH_B * 3))
+
+
+def test_half_of_an_article_confirms_the_whole_and_a_lightly_edited_copy_confirms():
+    words = (PYTHON_A + PYTHON_B).split()
+    half = " ".join(words[: len(words) // 2])
+    assert ev.confirms(evidence(half), evidence(" ".join(words)))
+    edited = list(words)
+    for n in range(0, len(edited), 40):
+        edited[n] = "changed"
+    assert ev.confirms(evidence(" ".join(edited)), evidence(" ".join(words)))
+
+
+def test_a_weak_page_confirms_only_a_weak_page_with_nearly_the_same_whole_page():
+    intro = "Shoes for every season, picked by our buyers. Free returns within 30 days."
+    grid_1 = " ".join(f"Runner model {n} price {100 + n} EUR add to cart" for n in range(20))
+    grid_2 = " ".join(f"Boot model {n} price {200 + n} EUR add to cart" for n in range(20))
+    page_1 = evidence(intro, weak=True, page_text=intro + grid_1)
+    page_2 = evidence(intro, weak=True, page_text=intro + grid_2)
+    page_1_again = evidence(intro, weak=True, page_text=intro + grid_1)
+    assert not ev.confirms(page_1, page_2)
+    assert ev.confirms(page_1, page_1_again)
+    assert not ev.confirms(page_1, evidence(intro))  # weak and strong: no evidence
+
+
+def test_bytes_round_trip_and_refuse_other_versions():
+    for original in (evidence(PYTHON_A), evidence("short text", weak=True, page_text=PYTHON_B)):
+        data = original.to_bytes()
+        back = ev.Evidence.from_bytes(data)
+        assert back is not None
+        assert back.to_bytes() == data
+        assert ev.confirms(back, original) == ev.confirms(original, original)
+    data = evidence(PYTHON_A).to_bytes()
+    assert ev.Evidence.from_bytes(bytes([ev.EVIDENCE_VERSION + 1]) + data[1:]) is None
+    assert ev.Evidence.from_bytes(data[:-1]) is None
+    assert ev.Evidence.from_bytes(b"") is None
+    assert len(data) <= 12 + 4 * ev.SKETCH_SIZE
+
+
+def test_jaccard_is_exact_for_small_sets():
+    a = np.array([1, 2, 3, 4], dtype=np.uint32)
+    b = np.array([3, 4, 5, 6], dtype=np.uint32)
+    assert ev.jaccard(a, 4, b, 4) == pytest.approx(2 / 6)
+    assert ev.jaccard(a, 4, a, 4) == 1.0
+    assert ev.jaccard(a, 0, a, 4) == 0.0
+
+
+@pytest.mark.parametrize("detector", [SimHashDetector()])
+def test_is_duplicate_needs_the_evidence_as_well_as_the_distance(detector):
+    a, b = detector.sign_text(PYTHON_A), detector.sign_text(PYTHON_A + " Indeed.")
+    assert detector.is_duplicate(a, b)
+    other = detector.sign_text(PYTHON_B)
+    assert not detector.is_duplicate(a, other)
+    # the bare fingerprints still compare by distance alone (the library's own contract)
+    assert detector.is_duplicate(a.signature, b.signature)
