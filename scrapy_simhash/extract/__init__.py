@@ -20,6 +20,7 @@ from .builtin import (
 from .decoding import decode_html
 from .extractors import EXTRACTOR_NAMES, Extractor, get_extractor
 from .parsing import DEFAULT_MAX_BYTES, parse_html
+from .structured import structured_text
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -35,6 +36,7 @@ __all__ = [
     "extraction_from_tree",
     "get_extractor",
     "parse_html",
+    "structured_text",
     "visible_text_from_tree",
 ]
 

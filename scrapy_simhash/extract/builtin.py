@@ -102,6 +102,12 @@ class Article:
     paragraphs: list[str] = field(default_factory=list)
     #: False when the page had no run of prose and its plain text stands in for an article
     is_article: bool = True
+    #: The blocks the main content was chosen from (``start``, ``end``), before its link
+    #: lists, chrome and furniture were left out: the whole page when it has no article.
+    region: tuple[int, int] = (0, 0)
+    #: The blocks of the page that are not chrome (menus, headers, footers, asides, legal
+    #: lines): the main content, and what surrounds it on the page's own part.
+    content_blocks: list[int] = field(default_factory=list, repr=False)
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -656,7 +662,11 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
-    return Article(title, paragraphs, is_article)
+    content = [
+        index for index, owner in enumerate(owners)
+        if not (owner >= 0 and hints[owner] == NEGATIVE) and index not in boilerplate
+    ]
+    return Article(title, paragraphs, is_article, (start, end), content)
 
 
 def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
@@ -685,8 +695,10 @@ class Extraction:
 
     ``confidence`` is the share of the page's visible text that the main text holds (0 to 1),
     halved when the page had no run of prose (``is_article`` False: its plain text stands in).
-    A listing whose product grid was left out, or a table page whose table was, keeps a small
-    share: its main text does not tell it from its siblings, and :meth:`page_text` does.
+    :meth:`region_text` is all the text of the part of the page the main text was chosen from,
+    the link lists, tables and furniture the main text leaves out included: a listing's product
+    grid beside its intro, a table page's table beside its disclaimer. Two pages whose main
+    texts agree are the same content only when their regions do too.
     """
 
     text: str
@@ -694,6 +706,8 @@ class Extraction:
     main_chars: int
     visible_chars: int
     page: Segmented | None = None
+    region: tuple[int, int] = (0, 0)
+    content_blocks: list[int] = field(default_factory=list, repr=False)
 
     @property
     def confidence(self) -> float:
@@ -706,8 +720,30 @@ class Extraction:
         """All visible text of the page, one block per line (the title first)."""
         if self.page is None:
             return self.text
+        return self._lines(0, len(self.page.block_text), max_chars)
+
+    def region_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """The text of the main content's region (see above), one block per line, after the
+        page's title."""
+        if self.page is None:
+            return self.text
+        return self._lines(*self.region, max_chars)
+
+    def content_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """The text of every block that is not chrome, one block per line, after the title:
+        the main text with the tables, lists and fields beside it (an entity page's infobox,
+        a listing's grid), without the menus, headers, footers and asides of the template."""
+        if self.page is None:
+            return self.text
+        texts = self.page.block_text
+        return self._joined((texts[index] for index in self.content_blocks), max_chars)
+
+    def _lines(self, start: int, end: int, max_chars: int) -> str:
+        return self._joined(self.page.block_text[start:end], max_chars)
+
+    def _joined(self, texts, max_chars: int) -> str:
         lines = [self.page.title] if self.page.title else []
-        for text in self.page.block_text:
+        for text in texts:
             lines.extend(_lines(text))
         return "\n".join(lines)[:max_chars]
 
@@ -722,8 +758,16 @@ def extraction_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction
     except Exception:  # defensive, as extract_main_text_from_tree
         return Extraction("", False, 0, 0)
     text = article.text(True, max_chars)
-    visible = sum(len(block) for block in page.block_text)
-    return Extraction(text, article.is_article, len(text), visible, page)
+    # Link lists (menus, related links) are left out of the page's text: a page that gains a
+    # block of links is not less of an article for it.
+    visible = sum(
+        len(block)
+        for block, links in zip(page.block_text, page.block_link_chars, strict=True)
+        if links * 2 <= len(block)
+    )
+    return Extraction(
+        text, article.is_article, len(text), visible, page, article.region, article.content_blocks
+    )
 
 
 def visible_text_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> str:
