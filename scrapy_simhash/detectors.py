@@ -22,12 +22,14 @@ import math
 import numbers
 import re
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from hashlib import blake2b
 from typing import Any, ClassVar
 
 import numpy as np
 
+from scrapy_simhash import evidence as ev
 from scrapy_simhash.features import normalize
 from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.simhash import hamming_distance
@@ -52,6 +54,15 @@ _SENTENCE_END = re.compile(
     rf"|[\u3002\uff01\uff1f\uff1b\uff0e\uff61\u2026]+[{_CLOSERS}]*\s*"  # 。！？；．｡… need no space
     r"|\n+"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    """A page's or an item's signature with the evidence that confirms a match (None for the
+    detectors whose signatures confirm themselves: MinHash, KSentence, exact)."""
+
+    signature: Any
+    evidence: ev.Evidence | None = None
 
 
 def _digest64(data: bytes) -> int:
@@ -84,6 +95,22 @@ class Detector(ABC):
     def signature_tree(self, root: Any, url: str | None = None) -> Any | None:
         """The signature of an already-parsed lxml page; the tree is only read."""
         return self.signature(self.fingerprinter.extract_tree(root, url))
+
+    # What a crawl computes: the signature with its evidence, from one extraction.
+
+    def sign_text(self, text: str) -> Signed:
+        return Signed(self.signature(text))
+
+    def sign_html(self, html: str | bytes, encoding: str | None = None,
+                  url: str | None = None) -> Signed:
+        return Signed(self.signature_html(html, encoding, url))
+
+    def sign_tree(self, root: Any, url: str | None = None) -> Signed:
+        return Signed(self.signature_tree(root, url))
+
+    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None) -> bool:
+        """Whether the evidence of two matching signatures says they are the same content."""
+        return True
 
     @abstractmethod
     def distance(self, a: Any, b: Any) -> float:
@@ -135,12 +162,71 @@ class SimHashDetector(Detector):
     def distance(self, a: int, b: int) -> int:
         return hamming_distance(a, b)
 
-    def is_duplicate(self, a: int | None, b: int | None) -> bool:
+    def is_duplicate(self, a: int | Signed | None, b: int | Signed | None) -> bool:
+        """Within ``max_distance``; for two :class:`Signed` ones, also confirmed by evidence."""
+        if isinstance(a, Signed) and isinstance(b, Signed):
+            return self.fingerprinter.is_near_duplicate(a.signature, b.signature) and (
+                self.confirms(a.evidence, b.evidence)
+            )
+        a = a.signature if isinstance(a, Signed) else a
+        b = b.signature if isinstance(b, Signed) else b
         return self.fingerprinter.is_near_duplicate(a, b)
+
+    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None) -> bool:
+        return a is not None and b is not None and ev.confirms(a, b)
+
+    def sign_text(self, text: str) -> Signed:
+        """An item's text: weak (confirmed only by a nearly identical text) when it is short."""
+        signature = self.signature(text)
+        if signature is None:
+            return Signed(None)
+        words = ev.word_count(text)
+        return Signed(signature, ev.of_text(text, words=words, weak=words < ev.WEAK_MAX_WORDS))
+
+    def sign_html(self, html: str | bytes, encoding: str | None = None,
+                  url: str | None = None) -> Signed:
+        if not self.fingerprinter.reads_trees:
+            return self.sign_text(self.fingerprinter.extract(html, encoding, url))
+        from scrapy_simhash.extract import parse_html
+
+        try:
+            root = parse_html(html, encoding)
+        except Exception:
+            root = None
+        return self.sign_tree(root, url)
+
+    def sign_tree(self, root: Any, url: str | None = None) -> Signed:
+        """The signature of a parsed page with its evidence: the 3-grams of the region its main
+        text was chosen from (see :mod:`scrapy_simhash.evidence`)."""
+        fingerprinter = self.fingerprinter
+        if fingerprinter.extractor_name != "builtin":
+            return self.sign_text(fingerprinter.extract_tree(root, url))
+        from scrapy_simhash.extract import extraction_from_tree, structured_text
+
+        extraction = extraction_from_tree(root)
+        signature = fingerprinter.fingerprint_text(extraction.text)
+        if signature is None:
+            return Signed(None)
+        words = ev.word_count(extraction.text)
+        weak = ev.is_weak(words, extraction.is_article)
+        # a weak page's main text does not stand for it: its whole page does
+        region = extraction.page_text() if weak else extraction.region_text()
+        hashes, region_words = ev.shingle_hashes(region)
+        content = None
+        if region_words < ev.THIN_REGION_WORDS:
+            data = structured_text(root)
+            if data:
+                hashes, _ = ev.shingle_hashes(region + "\n" + data)
+            if not weak and words < ev.SHORT_WORDS:
+                content, _ = ev.shingle_hashes(extraction.content_text() + "\n" + data)
+        elif not weak and words < ev.SHORT_WORDS:
+            content, _ = ev.shingle_hashes(extraction.content_text())
+        return Signed(signature, ev.of_hashes(hashes, words, weak, content))
 
     @property
     def params(self) -> dict[str, Any]:
-        return self.fingerprinter.params  # unchanged, so existing SimHash indexes stay valid
+        # the fingerprint's own, so an index opened with Fingerprinter().params serves a crawl
+        return self.fingerprinter.params
 
     def open_index(self, uri: str = "memory://", *, namespace: str = "pages", **options: Any):
         from scrapy_simhash.index import open_index

@@ -2,12 +2,16 @@
 
 Two texts on one topic, or in one language, share much of their vocabulary, so their SimHash
 fingerprints can fall within the threshold; they share few *word 3-grams*. A page's evidence is
-a bottom-k sketch of the hashes of its word 3-grams (words of spaced scripts, single CJK
-characters, numbers included), from which the Jaccard similarity and the containment of two
-texts are estimated. A page whose main text does not stand for it (low extraction confidence,
-no run of prose, little text: a listing, a table page, a product shell) is *weak*: its evidence
-also sketches the whole page's visible text with its structured data, and it confirms a
-candidate only when the whole pages are nearly the same.
+a bottom-k sketch of the hashes of the word 3-grams (words of spaced scripts, single CJK
+characters, numbers included) of the *region* its main text was chosen from, with what the main
+text leaves out there: a listing's product grid beside its intro, a stock page's table beside
+its disclaimer (:meth:`~scrapy_simhash.extract.Extraction.region_text`). Pages with little text
+in that region add their data scripts and meta description (a product shell whose data sits in
+``__NEXT_DATA__``). Two pages are the same content when most of the smaller region's 3-grams are
+in the larger one: a print version, a tracking-parameter URL, the article in another site's
+template or lightly edited are; two pages of one template with other data are not. A *weak*
+page (little main text, or no run of prose: an interstitial, a form) confirms a candidate only
+when the two regions are nearly the same.
 
 The evidence travels as bytes (:meth:`Evidence.to_bytes`) and is stored beside the fingerprint
 by the index. Hashes are fixed arithmetic on code points: the same text gives the same bytes on
@@ -26,24 +30,30 @@ from scrapy_simhash.simhash import segment_hashes
 
 #: Changes whenever the bytes of a sketch change (stored with a crawl's index).
 EVIDENCE_VERSION = 1
-SKETCH_SIZE = 32  # the k of the bottom-k sketches (4 bytes each)
+SKETCH_SIZE = 64  # the k of the bottom-k sketches (4 bytes each)
 SHINGLE_WORDS = 3
-#: A main text confirms a candidate when this share of the smaller text's 3-grams is shared ...
-MIN_CONTAINMENT = 0.5
-#: ... and this share of both texts' 3-grams together (a small text inside a large one is not
-#: the same content).
-MIN_JACCARD = 0.25
-#: Two weak pages are the same content only when their whole pages nearly are.
-MIN_PAGE_JACCARD = 0.9
-#: A page whose main text has fewer words, or holds less of the page's visible text, or that has
-#: no run of prose, is weak.
+#: Two regions are the same content when this share of the smaller one's 3-grams is shared ...
+MIN_CONTAINMENT = 0.8
+#: ... and this share of both together (a small text inside a large one is not the same).
+MIN_JACCARD = 0.2
+#: Two pages of which one is weak are the same only when their regions nearly are.
+MIN_WEAK_JACCARD = 0.9
+#: A page whose main text has fewer words, or that has no run of prose, is weak.
 WEAK_MAX_WORDS = 50
-WEAK_MAX_CONFIDENCE = 0.2
+#: A region with fewer words than this adds the page's data scripts to its evidence.
+THIN_REGION_WORDS = 300
+#: A main text with fewer words than this is short: its page's whole non-chrome text (an entity
+#: page's fields, a stock page's table) must agree as well as its region.
+SHORT_WORDS = 300
+#: ... and nearly all of the smaller one's 3-grams must be in the other: a shop's shell or a
+#: site's boilerplate is most of a short page.
+MIN_CONTENT_CONTAINMENT = 0.9
 
 _U64 = np.uint64
 _U32 = np.uint32
-_HEADER = struct.Struct("<BBHII")  # version, flags, words (capped), main size, page size
+_HEADER = struct.Struct("<BBHII")  # version, flags, words (capped), 3-grams, content's
 _WEAK = 1
+_CONTENT = 2
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 
@@ -107,12 +117,12 @@ def sketch(hashes: np.ndarray) -> np.ndarray:
 class Evidence:
     """What confirms that a candidate holds the same content (see the module's docstring)."""
 
-    main: np.ndarray  # sketch of the main text's 3-grams
-    main_size: int  # distinct 3-grams of the main text
+    sketch: np.ndarray  # bottom-k sketch (uint32) of the region's 3-grams (a weak page's: all)
+    size: int  # distinct 3-grams of the region
     words: int  # words of the main text
     weak: bool = False
-    page: np.ndarray | None = None  # weak pages: sketch of the whole page's 3-grams
-    page_size: int = 0
+    content: np.ndarray | None = None  # short main texts: sketch of the page's non-chrome text
+    content_size: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -120,62 +130,71 @@ class Evidence:
     def __hash__(self) -> int:
         return hash(self.to_bytes())
 
+    def __reduce__(self) -> tuple:
+        # as its bytes: compact, and a worker's answer carries no numpy buffer
+        return (_from_bytes, (self.to_bytes(),))
+
     def __repr__(self) -> str:
-        view = f", page of {self.page_size} 3-grams" if self.weak else ""
-        return f"<Evidence {self.words} words, {self.main_size} 3-grams{view}>"
+        weak = ", weak" if self.weak else ""
+        content = f", content of {self.content_size} 3-grams" if self.content is not None else ""
+        return f"<Evidence {self.words} words, {self.size} 3-grams{weak}{content}>"
 
     def to_bytes(self) -> bytes:
-        page = self.page if self.page is not None else np.empty(0, dtype=_U32)
+        flags = (_WEAK if self.weak else 0) | (_CONTENT if self.content is not None else 0)
         header = _HEADER.pack(
-            EVIDENCE_VERSION, _WEAK if self.weak else 0, min(self.words, 0xFFFF),
-            self.main_size, self.page_size,
+            EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size, self.content_size
         )
-        return header + self.main.astype("<u4").tobytes() + page.astype("<u4").tobytes()
+        content = b"" if self.content is None else self.content.astype("<u4").tobytes()
+        return header + self.sketch.astype("<u4").tobytes() + content
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Evidence | None:
         """The evidence ``data`` holds, or None when it is of another version or malformed."""
         if len(data) < _HEADER.size:
             return None
-        version, flags, words, main_size, page_size = _HEADER.unpack_from(data)
-        main_count = min(main_size, SKETCH_SIZE)
-        page_count = min(page_size, SKETCH_SIZE)
-        if version != EVIDENCE_VERSION or len(data) != _HEADER.size + 4 * (
-            main_count + page_count
-        ):
+        version, flags, words, size, content_size = _HEADER.unpack_from(data)
+        count = min(size, SKETCH_SIZE)
+        content_count = min(content_size, SKETCH_SIZE) if flags & _CONTENT else 0
+        if version != EVIDENCE_VERSION or len(data) != _HEADER.size + 4 * (count + content_count):
             return None
         values = np.frombuffer(data, dtype="<u4", offset=_HEADER.size).astype(_U32)
-        weak = bool(flags & _WEAK)
-        return cls(values[:main_count], main_size, words, weak,
-                   values[main_count:] if weak else None, page_size)
+        content = values[count:] if flags & _CONTENT else None
+        return cls(values[:count], size, words, bool(flags & _WEAK), content, content_size)
 
 
-def of_text(text: str, *, weak: bool = False, page_text: str | None = None) -> Evidence:
-    """The evidence of a main text (and, for a weak page, of its whole page's text)."""
-    hashes, words = shingle_hashes(text)
-    return of_hashes(hashes, words, weak=weak, page_text=page_text)
+def _from_bytes(data: bytes) -> Evidence | None:
+    return Evidence.from_bytes(data)
+
+
+def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evidence:
+    """The evidence of a region's text; ``words``: of the main text (by default, of ``text``)."""
+    hashes, counted = shingle_hashes(text)
+    return Evidence(sketch(hashes), len(hashes), counted if words is None else words, weak)
 
 
 def of_hashes(
-    hashes: np.ndarray, words: int, *, weak: bool = False, page_text: str | None = None
+    hashes: np.ndarray, words: int, weak: bool = False, content: np.ndarray | None = None
 ) -> Evidence:
-    """:func:`of_text` of a main text already hashed by :func:`shingle_hashes`."""
-    if not weak:
-        return Evidence(sketch(hashes), len(hashes), words)
-    page_hashes, _ = shingle_hashes(page_text or "")
-    return Evidence(
-        sketch(hashes), len(hashes), words, True, sketch(page_hashes), len(page_hashes)
-    )
+    """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``content``: the
+    hashes of the page's non-chrome text, for a short main text."""
+    if content is None:
+        return Evidence(sketch(hashes), len(hashes), words, weak)
+    return Evidence(sketch(hashes), len(hashes), words, weak, sketch(content), len(content))
 
 
-def is_weak(words: int, confidence: float, is_article: bool) -> bool:
-    """Whether a page's main text fails to stand for the page (see :data:`WEAK_MAX_WORDS`)."""
-    return not is_article or words < WEAK_MAX_WORDS or confidence < WEAK_MAX_CONFIDENCE
+def word_count(text: str) -> int:
+    """The words of ``text`` as the evidence counts them (a CJK character is one)."""
+    return shingle_hashes(text)[1]
+
+
+def is_weak(words: int, is_article: bool) -> bool:
+    """Whether a page's main text is too little to stand for it (see :data:`WEAK_MAX_WORDS`)."""
+    return not is_article or words < WEAK_MAX_WORDS
 
 
 def jaccard(a: np.ndarray, size_a: int, b: np.ndarray, size_b: int) -> float:
-    """Estimated Jaccard similarity of two sets from their bottom-k sketches (exact for sets of
-    at most k elements)."""
+    """Estimated Jaccard similarity of two sets from their bottom-k sketches (exact when both
+    sketches hold their whole sets)."""
     if not size_a or not size_b:
         return 0.0
     both = np.intersect1d(a, b, assume_unique=True)
@@ -194,11 +213,21 @@ def containment(j: float, size_a: int, size_b: int) -> float:
     return min(1.0, j * (size_a + size_b) / (1 + j) / smaller)
 
 
+def _same(
+    a: np.ndarray, size_a: int, b: np.ndarray, size_b: int, least: float = MIN_CONTAINMENT
+) -> bool:
+    j = jaccard(a, size_a, b, size_b)
+    return j >= MIN_JACCARD and containment(j, size_a, size_b) >= least
+
+
 def confirms(a: Evidence, b: Evidence) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content."""
     if a.weak or b.weak:
-        if not (a.weak and b.weak) or a.page is None or b.page is None:
-            return False  # one page stands for its text, the other does not: no evidence
-        return jaccard(a.page, a.page_size, b.page, b.page_size) >= MIN_PAGE_JACCARD
-    j = jaccard(a.main, a.main_size, b.main, b.main_size)
-    return j >= MIN_JACCARD and containment(j, a.main_size, b.main_size) >= MIN_CONTAINMENT
+        return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
+    if not _same(a.sketch, a.size, b.sketch, b.size):
+        return False
+    if a.content is None and b.content is None:
+        return True  # two long main texts: the region tells
+    if a.content is None or b.content is None:
+        return False  # a short text and a long one: nothing tells they are the same
+    return _same(a.content, a.content_size, b.content, b.content_size, MIN_CONTENT_CONTAINMENT)

@@ -72,30 +72,49 @@ def test_half_of_an_article_confirms_the_whole_and_a_lightly_edited_copy_confirm
     assert ev.confirms(evidence(" ".join(edited)), evidence(" ".join(words)))
 
 
-def test_a_weak_page_confirms_only_a_weak_page_with_nearly_the_same_whole_page():
-    intro = "Shoes for every season, picked by our buyers. Free returns within 30 days."
-    grid_1 = " ".join(f"Runner model {n} price {100 + n} EUR add to cart" for n in range(20))
-    grid_2 = " ".join(f"Boot model {n} price {200 + n} EUR add to cart" for n in range(20))
-    page_1 = evidence(intro, weak=True, page_text=intro + grid_1)
-    page_2 = evidence(intro, weak=True, page_text=intro + grid_2)
-    page_1_again = evidence(intro, weak=True, page_text=intro + grid_1)
-    assert not ev.confirms(page_1, page_2)
-    assert ev.confirms(page_1, page_1_again)
-    assert not ev.confirms(page_1, evidence(intro))  # weak and strong: no evidence
+def test_a_weak_page_confirms_only_a_nearly_identical_page():
+    header = "Access denied. Please verify you are a human; your request looked automated. "
+    one = evidence(header + "Reference 7f3a-11c2-9be0.", weak=True)
+    same = evidence(header + "Reference 7f3a-11c2-9be0.", weak=True)
+    other = evidence(header + "Your order 1188 of three red kettles shipped today to Leeds.",
+                     weak=True)
+    assert ev.confirms(one, same)
+    assert not ev.confirms(one, other)
+
+
+def test_short_texts_must_agree_on_the_whole_content_beside_them():
+    shell = ("Why shop with us: every piece is chosen by our buyers for materials that last, "
+             "delivered with care and packed in recycled cardboard. ") * 4
+    data_1 = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm"
+    data_2 = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only"
+
+    def short(data):
+        main, words = ev.shingle_hashes(shell)
+        content, _ = ev.shingle_hashes(shell + data)
+        return ev.of_hashes(main, words, content=content)
+
+    assert ev.confirms(short(data_1), short(data_1))
+    assert not ev.confirms(short(data_1), short(data_2))
+    long = ev.of_text(shell)
+    assert not ev.confirms(short(data_1), long)  # a short text and a long one
 
 
 def test_bytes_round_trip_and_refuse_other_versions():
-    for original in (evidence(PYTHON_A), evidence("short text", weak=True, page_text=PYTHON_B)):
+    main, words = ev.shingle_hashes(PYTHON_A)
+    content, _ = ev.shingle_hashes(PYTHON_A + PYTHON_B)
+    for original in (evidence(PYTHON_A), evidence("short text", weak=True),
+                     ev.of_hashes(main, words, content=content)):
         data = original.to_bytes()
         back = ev.Evidence.from_bytes(data)
         assert back is not None
+        assert back == original
         assert back.to_bytes() == data
         assert ev.confirms(back, original) == ev.confirms(original, original)
     data = evidence(PYTHON_A).to_bytes()
     assert ev.Evidence.from_bytes(bytes([ev.EVIDENCE_VERSION + 1]) + data[1:]) is None
     assert ev.Evidence.from_bytes(data[:-1]) is None
     assert ev.Evidence.from_bytes(b"") is None
-    assert len(data) <= 12 + 4 * ev.SKETCH_SIZE
+    assert len(data) <= 16 + 4 * ev.SKETCH_SIZE
 
 
 def test_jaccard_is_exact_for_small_sets():

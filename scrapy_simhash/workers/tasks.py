@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree, html
 
-from scrapy_simhash.extract.decoding import is_wide, normalize_encoding
+from scrapy_simhash.extract.decoding import is_wide, normalize_encoding, wide_byte_order
 from scrapy_simhash.extract.parsing import invalid_utf8
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse
 
-    from scrapy_simhash.detectors import Detector
+    from scrapy_simhash.detectors import Detector, Signed
 
 #: The note a page signature carries when Scrapy could not build its tree.
 TREE_UNAVAILABLE = "tree_unavailable"
@@ -21,8 +21,8 @@ TREE_UNAVAILABLE = "tree_unavailable"
 
 def page_signature(
     detector: Detector, response: HtmlResponse, *, own_copy: bool = False
-) -> tuple[Any, str | None]:
-    """(signature, note) of a Scrapy HTML response.
+) -> tuple[Signed, str | None]:
+    """(signature with its evidence, note) of a Scrapy HTML response.
 
     The signature comes from ``response.selector``'s tree, the one the spider's callback reuses;
     when Scrapy cannot decode the body (w3lib raises on labels such as "zlib") or parse it, it
@@ -30,16 +30,21 @@ def page_signature(
     :data:`TREE_UNAVAILABLE`. ``own_copy``: no spider will read this response (a worker's
     rebuilt one), so the tree may come from :func:`tree_from_body` instead. A page Scrapy reads
     as UTF-16 or UTF-32 only because its own ``<meta>`` says so (:func:`meta_misleads_scrapy`)
-    takes the raw HTML's way too, with the same note. An extractor that reads HTML rather than
+    takes the raw HTML's way too, with the same note, and so does a page declared UTF-16 or
+    UTF-32 without a byte order or a byte-order mark (Scrapy reads it big-endian whatever its
+    bytes say; the library reads the order from the bytes). An extractor that reads HTML rather than
     trees (``SIMHASH_EXTRACTOR`` naming trafilatura or your own function) is given the body's
     bytes, the encoding declared for them (given when the response was made, or in the HTTP
     header) and the URL, as ``fingerprint_html`` and the command line give them.
     """
     if not detector.fingerprinter.reads_trees:
         encoding = declared_encoding(response)
-        return detector.signature_html(response.body, encoding, response.url), None
+        return detector.sign_html(response.body, encoding, response.url), None
     if meta_misleads_scrapy(response):
-        return detector.signature_html(response.body, None, response.url), TREE_UNAVAILABLE
+        return detector.sign_html(response.body, None, response.url), TREE_UNAVAILABLE
+    wide = wide_without_order(response)
+    if wide is not None:
+        return detector.sign_html(response.body, wide, response.url), TREE_UNAVAILABLE
     root = tree_from_body(response) if own_copy else None
     if root is None:
         try:
@@ -47,12 +52,12 @@ def page_signature(
         except Exception:
             root = None
     if root is not None:
-        return detector.signature_tree(root, response.url), None
+        return detector.sign_tree(root, response.url), None
     try:
         html: str | bytes = response.text
     except Exception:
         html = response.body
-    return detector.signature_html(html, None, response.url), TREE_UNAVAILABLE
+    return detector.sign_html(html, None, response.url), TREE_UNAVAILABLE
 
 
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -90,6 +95,23 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
         return False
     label = html_body_declared_encoding(body)  # as Scrapy reads it
     return label is not None and is_wide(normalize_encoding(label))
+def wide_without_order(response: HtmlResponse) -> str | None:
+    """The codec, with its byte order read from the bytes, of a page whose HTTP header or given
+    encoding says plain "UTF-16" or "UTF-32" (no byte order) and whose body has no byte-order
+    mark; None for every other page."""
+    from w3lib.encoding import read_bom
+
+    label = declared_encoding(response)
+    if not label:
+        return None
+    codec = normalize_encoding(label)
+    if codec is None or not is_wide(codec) or label.strip().lower().endswith(("le", "be")):
+        return None
+    if read_bom(response.body)[0] is not None:
+        return None
+    return wide_byte_order(response.body, codec)
+
+
 _INVALID_CHAR = etree.ErrorTypes.ERR_INVALID_CHAR
 
 
@@ -152,6 +174,6 @@ def rebuilt_response(
     return HtmlResponse(url=url, body=body, headers=headers, encoding=encoding)
 
 
-def text_signature(detector: Detector, text: str) -> Any:
-    """The signature of an item's text."""
-    return detector.signature(text)
+def text_signature(detector: Detector, text: str) -> Signed:
+    """The signature of an item's text, with its evidence."""
+    return detector.sign_text(text)

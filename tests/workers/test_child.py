@@ -61,9 +61,9 @@ def test_answers_each_task_in_order_with_the_crawls_signature():
     )
     assert [status for status, *_ in answers] == ["ok"] * 4
     page, item, short, explicit = (value for _, value, _, _ in answers)
-    assert page == detector.signature_html(ARTICLE)
-    assert item == detector.signature(text)
-    assert short is None
+    assert page == detector.sign_html(ARTICLE)
+    assert item == detector.sign_text(text)
+    assert short.signature is None
     assert explicit == page  # an encoding given to the response instead of a header
     assert all(seconds >= 0 and note is None for _, _, seconds, note in answers)
 
@@ -118,7 +118,7 @@ def test_a_body_sent_out_of_band_gets_the_same_signature():
             None)
     [(status, signature, _, _)] = _run(("init", config), page)
     assert status == "ok"
-    assert signature == build_detector(config).signature_html(ARTICLE)
+    assert signature == build_detector(config).sign_html(ARTICLE)
 
 
 def test_a_truncated_frame_reads_as_end_of_input():

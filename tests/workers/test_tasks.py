@@ -60,7 +60,7 @@ def test_an_undecodable_body_is_signed_from_the_raw_html_with_a_note():
     response = _response(ARTICLE.encode(), "text/html; charset=zlib")
     signature, note = page_signature(detector, response)
     assert note == TREE_UNAVAILABLE
-    assert signature == detector.signature_html(ARTICLE.encode())
+    assert signature == detector.sign_html(ARTICLE.encode())
 
 
 ENGLISH = ("<html><head><meta charset='{charset}'><title>Tides</title></head><body><article>"
@@ -95,9 +95,23 @@ def test_a_utf16_page_declared_outside_its_meta_keeps_scrapys_tree(body, content
     response = _response(body, content_type, encoding)
     signature, note = page_signature(detector, response)
     assert note is None
-    assert signature == detector.signature_tree(response.selector.root)
+    assert signature == detector.sign_tree(response.selector.root)
     assert detector.is_duplicate(signature, page_signature(
         detector, _response(ENGLISH.format(charset="utf-8").encode(), "text/html"))[0])
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_wide_page_declared_without_byte_order_is_read_in_the_order_of_its_bytes(codec):
+    """Scrapy reads a ``charset=utf-16`` body big-endian whatever its bytes say; the crawl's
+    signature is the one of the same page in UTF-8."""
+    detector = build_detector(SimhashConfig())
+    family = codec[:6]
+    html = ENGLISH.format(charset=family)
+    response = _response(html.encode(codec), f"text/html; charset={family}")
+    signature, note = page_signature(detector, response)
+    assert note == TREE_UNAVAILABLE
+    utf8 = page_signature(detector, _response(html.encode(), "text/html"))
+    assert signature.signature == utf8[0].signature
 
 
 def test_a_byte_order_mark_scrapy_honours_is_believed_over_the_meta():
@@ -211,7 +225,7 @@ def test_an_html_extractor_gets_the_pages_bytes_and_url(content_type, encoding, 
     response = _response(body, content_type, encoding)
     signature, note = page_signature(detector, response)
     assert recorder.calls == [(body, expected, "http://example.com/a")]
-    assert signature == detector.fingerprinter.fingerprint_html(body, expected,
+    assert signature.signature == detector.fingerprinter.fingerprint_html(body, expected,
                                                                 "http://example.com/a")
     assert note is None
 
