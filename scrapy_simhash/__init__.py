@@ -16,6 +16,7 @@ _LAZY = {
     "Addon": "scrapy_simhash.addon",
     "SimhashDownloaderMiddleware": "scrapy_simhash.middleware",
     "NearDuplicatePage": "scrapy_simhash.middleware",
+    "mark_not_content": "scrapy_simhash.middleware",
     "SimhashSpiderMiddleware": "scrapy_simhash.spidermiddleware",
     "SimhashPipeline": "scrapy_simhash.pipeline",
     "NearDuplicateItem": "scrapy_simhash.pipeline",

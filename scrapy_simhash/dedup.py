@@ -52,6 +52,15 @@ STOP_REASON = "simhash_index_error"
 REPORT_STOP_REASON = "simhash_report_error"
 #: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
 FLUSH_INTERVAL = 1.0
+#: Candidates within the threshold whose evidence is read, nearest first.
+MAX_CONFIRMED_CANDIDATES = 8
+#: A stored page matched by this many other pages, whose text is short or does not stand for
+#: its page, is a template or an interstitial (a ban page, a login form, a listing's intro), not
+#: content: nothing is dropped against it any more. A page has a handful of variants (print,
+#: AMP, tracking parameters); a template has many.
+TEMPLATE_MATCHES = 8
+#: ... "short": fewer words than this in its main text.
+TEMPLATE_MAX_WORDS = 300
 #: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
 STOP_RETRY_SECONDS = 0.05
 STOP_ATTEMPTS = 200
@@ -187,6 +196,9 @@ class Deduplicator:
         self._closed = False
         self._flusher: Any = None
         self.order = DecisionOrder()
+        self.evidence = EvidenceStore(self)
+        self.templates = Templates(self)
+        self._warned_withdraw = False
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -368,40 +380,134 @@ class Deduplicator:
     def decide(
         self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
     ) -> Outcome:
-        """Check-and-add a signature computed in ``seconds`` (inline or in a worker process).
+        """Check a signature computed in ``seconds`` (inline or in a worker process) against
+        the index and store it unless it duplicates a stored one; ``fingerprint`` is a
+        :class:`~scrapy_simhash.detectors.Signed` (a bare signature has no evidence).
 
-        ``retry``: ``key`` is fetched again after an earlier attempt (Scrapy's ``retry_times``),
-        so a match stored under ``key`` itself is that attempt: kept (``kept/retry``), not added.
+        A stored candidate is a question, not an answer: it is a duplicate only when the
+        evidence confirms it (:meth:`Detector.confirms`) and it is not a template (a stored
+        page matched by many others while its text is short or weak, see
+        :data:`TEMPLATE_MATCHES`). ``retry``: ``key`` is fetched again after an earlier attempt
+        (Scrapy's ``retry_times``), so a match stored under ``key`` itself is that attempt:
+        kept (``kept/retry``), not added.
         """
+        from scrapy_simhash.detectors import Signed
+
+        signed = fingerprint if isinstance(fingerprint, Signed) else Signed(fingerprint)
         self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
-        if fingerprint is None:
+        if signed.signature is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")
         started = time.perf_counter()
         try:
             if self.index is None:
                 raise RuntimeError("the index is not open (see the first simhash error)")
-            match = self.index.check_and_add(key, fingerprint)
+            match = self._check_and_add(key, signed)
         except Exception as error:
-            return self._decide_on_index_error(key, fingerprint, error)
+            return self._decide_on_index_error(key, signed.signature, error)
         finally:
             elapsed = time.perf_counter() - started
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
+        signature = signed.signature
         if match is None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"simhash/index/{self.namespace}/size")
-            return Outcome(KEPT, fingerprint=fingerprint)
+            return Outcome(KEPT, fingerprint=signature)
         if retry and match.key == key:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"{self._prefix}kept/retry")
-            return Outcome(KEPT, fingerprint=fingerprint, reason="retry")
+            return Outcome(KEPT, fingerprint=signature, reason="retry")
         self.stats.inc_value(f"{self._prefix}dropped")
         self.session.record_duplicate(self.kind, key, match.key, match.distance)
+        if self.config.dry_run:
+            self.stats.inc_value(f"{self._prefix}dropped/dry_run")
+            logger.debug(
+                "Simhash: would drop %s %s: near-duplicate of %s (distance %d; SIMHASH_DRY_RUN)",
+                self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
+            )
+            return Outcome(KEPT, fingerprint=signature, match=match, reason="dry_run")
         logger.debug(
             "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
             self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
         )
-        return Outcome(DROPPED, fingerprint=fingerprint, match=match)
+        return Outcome(DROPPED, fingerprint=signature, match=match)
+
+    def _check_and_add(self, key: str, signed: Any) -> Match | None:
+        """The stored page that ``signed`` duplicates, or None after storing it.
+
+        The index's own check-and-add comes first: it stores a page that has no candidate at
+        all in one step (under SQLite's write lock, in one Redis script), so two processes never
+        both store one page. A candidate it returns is then weighed; when neither it nor any
+        other candidate is confirmed, the page is stored beside them."""
+        index = self.index
+        signature, evidence = signed.signature, signed.evidence
+        nearest = index.check_and_add(key, signature)
+        if nearest is not None:
+            duplicate = self._confirmed(nearest, signature, evidence)
+            if duplicate is not None:
+                return duplicate
+            index.add(key, signature)
+        if evidence is not None:
+            self.evidence.put(key, evidence)
+        return None
+
+    def _confirmed(self, nearest: Match, signature: Any, evidence: Any) -> Match | None:
+        """The candidate the evidence confirms (the nearest first, then the others within the
+        threshold), or None; counts why none was."""
+        templates = self.templates
+        if templates.is_template(nearest.key):
+            self.stats.inc_value(f"{self._prefix}kept/template")
+            return None
+        if evidence is None:  # a detector whose signatures confirm themselves
+            return templates.matched(nearest, None)
+        candidates = [nearest]
+        if hasattr(self.index, "query"):  # (an index class of the user's own may only check)
+            candidates += [
+                m for m in self.index.query(signature)[:MAX_CONFIRMED_CANDIDATES]
+                if (m.key, m.fingerprint) != (nearest.key, nearest.fingerprint)
+            ]
+        if any(templates.is_template(m.key) for m in candidates):
+            self.stats.inc_value(f"{self._prefix}kept/template")
+            return None
+        stored = self.evidence.get([m.key for m in candidates])
+        for candidate, found in zip(candidates, stored, strict=True):
+            if found is not None and self.detector.confirms(evidence, found):
+                return templates.matched(candidate, found)
+        self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
+        return None
+
+    def withdraw(self, key: str, fingerprint: Any) -> bool:
+        """Take a kept page back out of the index (its response was not content: a ban page,
+        an interstitial); True when it was there. Pages dropped against it are the caller's to
+        fetch again."""
+        if self.index is None:
+            return False
+        remove = getattr(self.index, "remove", None)
+        try:
+            removed = bool(remove(key, fingerprint)) if remove is not None else None
+        except NotImplementedError:  # an index class of the user's own
+            removed = None
+        except Exception as error:
+            self._index_error("remove", error)
+            return False
+        if removed is None:
+            self._warn_once_cannot_withdraw()
+        self.evidence.forget(key)
+        self.templates.forget(key)
+        if removed:
+            self.stats.inc_value(f"{self._prefix}withdrawn")
+            self.stats.inc_value(f"simhash/index/{self.namespace}/size", -1)
+        return bool(removed)
+
+    def _warn_once_cannot_withdraw(self) -> None:
+        if self._warned_withdraw:
+            return
+        self._warned_withdraw = True
+        logger.warning(
+            "Simhash: the index at SIMHASH_INDEX_URI=%r cannot remove a page (no remove()); a "
+            "page withdrawn as not content stays in it",
+            self.config.index_uri, extra={"crawler": self.crawler},
+        )
 
     # -- failures ----------------------------------------------------------------------------
 
@@ -469,3 +575,83 @@ class Deduplicator:
             )
             return
         engine.close_spider(self.crawler.spider, reason)
+
+
+class EvidenceStore:
+    """The evidence of stored pages: in the index when it keeps evidence (every built-in one),
+    else in this process (an index class of the user's own: this crawl's pages only)."""
+
+    def __init__(self, dedup: Deduplicator) -> None:
+        self._dedup = dedup
+        self._local: dict[str, Any] = {}
+
+    def _in_index(self) -> bool:
+        return bool(getattr(self._dedup.index, "supports_evidence", False))
+
+    def put(self, key: str, evidence: Any) -> None:
+        if self._in_index():
+            self._dedup.index.put_evidence(key, evidence.to_bytes())
+        else:
+            self._local[key] = evidence
+
+    def get(self, keys: list[str]) -> list[Any]:
+        if not self._in_index():
+            return [self._local.get(key) for key in keys]
+        from scrapy_simhash.evidence import Evidence
+
+        found = self._dedup.index.get_evidence(keys)
+        return [None if data is None else Evidence.from_bytes(data) for data in found]
+
+    def forget(self, key: str) -> bool:
+        return self._local.pop(key, None) is not None
+
+
+class Templates:
+    """Stored pages that behave like templates (see :data:`TEMPLATE_MATCHES`), and who is told
+    when one is found (the downloader middleware fetches the pages dropped against it again)."""
+
+    def __init__(self, dedup: Deduplicator) -> None:
+        self._dedup = dedup
+        self._matches: dict[str, int] = {}
+        self._keys: set[str] = set()
+        self._logged = False
+        self.listeners: list[Callable[[str], None]] = []
+
+    def is_template(self, key: str) -> bool:
+        return key in self._keys
+
+    def forget(self, key: str) -> None:
+        self._matches.pop(key, None)
+        self._keys.discard(key)
+
+    def matched(self, match: Match | None, evidence: Any) -> Match | None:
+        """Count a confirmed match; the match, or None when its page turned out a template."""
+        if match is None:
+            return None
+        count = self._matches.get(match.key, 0) + 1
+        self._matches[match.key] = count
+        if count < TEMPLATE_MATCHES or not _template_like(evidence):
+            return match
+        self._keys.add(match.key)
+        self._matches.pop(match.key, None)
+        dedup = self._dedup
+        dedup.stats.inc_value(f"simhash/{dedup.namespace}/templates")
+        if not self._logged:
+            self._logged = True
+            logger.info(
+                "Simhash: %s %s is matched by %d other %ss with little text of their own: taken "
+                "for a template or an interstitial, nothing is dropped against it (further ones "
+                "are counted in simhash/%s/templates)",
+                dedup.kind, match.key, count, dedup.kind, dedup.namespace,
+                extra={"crawler": dedup.crawler},
+            )
+        for listener in self.listeners:
+            listener(match.key)
+        return None
+
+
+def _template_like(evidence: Any) -> bool:
+    """Short or weak text (None: nothing tells, e.g. an exact detector's signature)."""
+    if evidence is None:
+        return True
+    return evidence.weak or evidence.words < TEMPLATE_MAX_WORDS

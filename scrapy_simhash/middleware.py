@@ -14,7 +14,15 @@ fingerprint; for the other algorithms, a 64-bit digest of their signature).
 
 Responses are passed through unchecked (and counted in ``simhash/pages/skipped/<reason>``) when
 they are not 2xx, not HTML, larger than ``SIMHASH_MAX_BODY_SIZE`` (never parsed), binary
-bodies labelled as HTML, or marked ``meta["dont_simhash"]``.
+bodies labelled as HTML, or marked ``meta["dont_simhash"]`` or as not content
+(:func:`mark_not_content`).
+
+A drop is provisional until the page it duplicates is accepted: the requests dropped against a
+kept page are held (at most :data:`HELD_PER_PAGE` each), and fetched again when that page turns
+out not to be content: its request is retried (``get_retry_request`` from the callback, say, on
+a ban page served with status 200), it is marked with :func:`mark_not_content`, or it turns out
+a template (:class:`~scrapy_simhash.dedup.Templates`). The page is then taken back out of the
+index (``simhash/pages/withdrawn``) and the requests come back (``simhash/pages/refetched``).
 A page whose tree cannot be built or read (e.g. nesting deeper than libxml2's limit) is kept and
 counted (``skipped/error`` or ``skipped/too_short``), never raised.
 
@@ -54,6 +62,28 @@ logger = logging.getLogger(__name__)
 PRIORITY = 540
 META_SKIP = "dont_simhash"
 META_FINGERPRINT = "simhash"
+#: The index key of a kept page (its URL when checked), for taking it back out.
+META_KEY = "simhash_key"
+#: Set by :func:`mark_not_content`: the response is no content (a ban page, an interstitial).
+META_NOT_CONTENT = "simhash_not_content"
+#: How many times one request dropped as a duplicate is fetched again at most.
+META_REFETCHES = "simhash_refetches"
+MAX_REFETCHES = 3
+#: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
+HELD_PER_PAGE = 32
+HELD_TOTAL = 100_000
+
+
+def mark_not_content(response: Response) -> None:
+    """Say that ``response`` is not content (a ban page, a login form, an interstitial).
+
+    Call it from a callback, or from a downloader middleware that runs before this one
+    (priority above 540): the page is not fingerprinted, or, when it was, it is taken back out of
+    the index once its callback is done, and the pages dropped as its duplicates are fetched
+    again. A callback that retries its own response with ``get_retry_request`` needs nothing
+    more: a retried page is taken back out the same way.
+    """
+    response.meta[META_NOT_CONTENT] = True
 
 
 class NearDuplicatePage(IgnoreRequest):
@@ -78,6 +108,51 @@ class SimhashDownloaderMiddleware(DedupComponent):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.max_body_size = self.config.max_body_size
+        #: kept page's key -> requests dropped as its duplicates (see the module docstring)
+        self._held: dict[str, list[Request]] = {}
+        self._held_count = 0
+        self.dedup.templates.listeners.append(self._fetch_again)
+        from scrapy_simhash.spidermiddleware import page_not_content
+
+        crawler.signals.connect(self._not_content, signal=page_not_content)
+
+    def process_request(self, request: Request, spider: Any = None) -> None:
+        """A request that retries a kept page says that page was no content: withdraw it."""
+        if request.meta.get("retry_times") and META_KEY in request.meta:
+            key = request.meta.pop(META_KEY)  # this copy's: the retry is checked afresh
+            self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
+
+    def _not_content(self, response: Response) -> None:
+        request = getattr(response, "request", None)
+        if request is not None and META_KEY in request.meta:
+            self._withdraw(request.meta.pop(META_KEY), request.meta.get(META_FINGERPRINT))
+
+    def _withdraw(self, key: str, fingerprint: Any) -> None:
+        if isinstance(fingerprint, int) and self.dedup.detector.name == "simhash":
+            self.dedup.withdraw(key, fingerprint)
+        self._fetch_again(key)
+
+    def _fetch_again(self, key: str) -> None:
+        """Schedule again the requests dropped as duplicates of ``key``."""
+        held = self._held.pop(key, None)
+        if not held:
+            return
+        self._held_count -= len(held)
+        engine = self.crawler.engine
+        for request in held:
+            again = request.replace(dont_filter=True)
+            again.meta[META_REFETCHES] = again.meta.get(META_REFETCHES, 0) + 1
+            self.crawler.stats.inc_value("simhash/pages/refetched")
+            engine.crawl(again)
+
+    def _hold(self, request: Request, key: str) -> None:
+        if request.meta.get(META_REFETCHES, 0) >= MAX_REFETCHES:
+            return
+        held = self._held.setdefault(key, [])
+        if len(held) >= HELD_PER_PAGE or self._held_count >= HELD_TOTAL:
+            return
+        held.append(request)
+        self._held_count += 1
 
     def process_response(
         self, request: Request, response: Response, spider: Any = None
@@ -112,10 +187,14 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if outcome.dropped:
             duplicate_of = outcome.match.key if outcome.match else None
             distance = outcome.match.distance if outcome.match else None
+            if duplicate_of is not None:
+                self._hold(request, duplicate_of)
             raise NearDuplicatePage(response.url, duplicate_of, distance)
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
+            if outcome.match is None and outcome.reason is None:  # stored under its URL
+                request.meta[META_KEY] = response.url
         return response
 
     def _signature(self, response: HtmlResponse) -> Any:
@@ -128,6 +207,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):
             return "dont_simhash"
+        if request.meta.get(META_NOT_CONTENT):
+            return "not_content"
         if not 200 <= response.status < 300:
             return "status"
         if not isinstance(response, HtmlResponse):

@@ -47,6 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "SIMHASH_ITEM_FIELDS": ["title", "body"],
     "SIMHASH_ITEM_KEY_FIELD": "url",
     "SIMHASH_ON_INDEX_ERROR": "keep",
+    "SIMHASH_DRY_RUN": False,
     "SIMHASH_REPORT_FILE": None,
     "SIMHASH_MAX_BODY_SIZE": 10 * 1024 * 1024,
     "SIMHASH_WORKERS": "auto",
@@ -89,6 +90,8 @@ class SimhashConfig:
     item_fields: tuple[str, ...] = ("title", "body")
     item_key_field: str | None = "url"
     on_index_error: str = "keep"
+    #: Decide, count and report every drop, but drop nothing.
+    dry_run: bool = False
     report_file: str | None = None
     jobdir: str | None = None  # Scrapy's JOBDIR: a job paused and resumed across crawls
     max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
@@ -321,6 +324,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         item_fields=read_str_list(settings, "SIMHASH_ITEM_FIELDS"),
         item_key_field=read_field_name(settings, "SIMHASH_ITEM_KEY_FIELD"),
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
+        dry_run=bool(read_bool(settings, "SIMHASH_DRY_RUN")),
         report_file=read_report_file(settings),
         jobdir=settings.get("JOBDIR") or None,
         max_body_size=read_int(settings, "SIMHASH_MAX_BODY_SIZE", minimum=1)

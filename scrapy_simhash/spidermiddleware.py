@@ -16,7 +16,10 @@ the plugin. Nothing else changes: ``response.selector`` (``css()``, ``xpath()``)
 again if anything reads it afterwards, and selectors taken from it keep working.
 
 Only responses the downloader middleware checked and kept are touched (those with
-``meta["simhash"]``). A crawl without the plugin gains nothing measurable from the same release:
+``meta["simhash"]``). When the callback marked its response as not content
+(:func:`~scrapy_simhash.middleware.mark_not_content`), the middleware sends
+:data:`page_not_content`, on which the downloader middleware takes the page back out of the
+index. A crawl without the plugin gains nothing measurable from the same release:
 BENCHMARKS.md, session 16.
 """
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scrapy_simhash.component import require_enabled
-from scrapy_simhash.middleware import META_FINGERPRINT
+from scrapy_simhash.middleware import META_FINGERPRINT, META_NOT_CONTENT
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterable, Iterator
@@ -36,15 +39,20 @@ if TYPE_CHECKING:
 
 #: Scrapy's own spider middlewares run at 50-900; the order makes no difference here.
 PRIORITY = 950
+#: Sent with ``response=`` for a page its callback marked as not content.
+page_not_content = object()
 
 
 class SimhashSpiderMiddleware:
     """Frees the parsed tree of a checked response when its callback's output is exhausted."""
 
+    def __init__(self, crawler: Crawler | None = None) -> None:
+        self.crawler = crawler
+
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         require_enabled(crawler)
-        return cls()
+        return cls(crawler)
 
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Any = None
@@ -52,7 +60,7 @@ class SimhashSpiderMiddleware:
         try:
             yield from result
         finally:
-            release_tree(response)
+            self._done(response)
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Any = None
@@ -61,7 +69,19 @@ class SimhashSpiderMiddleware:
             async for output in result:
                 yield output
         finally:
-            release_tree(response)
+            self._done(response)
+
+    def _done(self, response: Response) -> None:
+        release_tree(response)
+        if self.crawler is not None and _meta(response).get(META_NOT_CONTENT):
+            self.crawler.signals.send_catch_log(page_not_content, response=response)
+
+
+def _meta(response: Response) -> dict:
+    try:
+        return response.meta
+    except AttributeError:  # a response not tied to a request
+        return {}
 
 
 def release_tree(response: Response) -> None:

@@ -38,6 +38,8 @@ SQL_INTERPOLATIONS = {
     "self._bands_table", "self._rows_table", "clauses", "META_TABLE", "self.table", "table",
     "columns", "marks", "where", "key_expression(self.layout, table)",
     "-int(cache_size_mb * 1024)",
+    # built from the namespace, which open_index checks against [A-Za-z_][A-Za-z0-9_]*
+    "self.evidence_table", "self.removed_table",
 }
 
 

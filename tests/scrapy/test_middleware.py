@@ -271,3 +271,128 @@ def test_a_retried_page_is_kept_when_it_matches_only_its_earlier_attempt(build):
     with pytest.raises(NearDuplicatePage):  # and a page fetched again on purpose, a duplicate
         process(middleware, page("http://a.test/1", ARTICLE))
     assert stats.get_value("simhash/index/pages/size") == 1
+
+
+# -- the evidence rule: a drop needs evidence that the content is the same --------------------
+
+
+class _Engine:
+    """Collects what the middleware schedules again (a crawl's engine in the e2e tests)."""
+
+    def __init__(self):
+        self.crawled = []
+
+    def crawl(self, request):
+        self.crawled.append(request)
+
+
+def _listing(n: int) -> str:
+    intro = (
+        "Running shoes for road and trail, chosen by our buyers for comfort and grip. Free "
+        "delivery over fifty euros and free returns within thirty days on every pair we sell. "
+        "Compare cushioning, drop and weight below, then filter by size and colour to find yours."
+    )
+    grid = "".join(
+        f'<li><a href="/p/{n}-{i}">Trail runner {n * 20 + i}</a><span>{79 + n + i}.99 EUR'
+        "</span><span>In stock</span></li>"
+        for i in range(20)
+    )
+    return (f"<html><head><title>Running shoes - page {n}</title></head><body>"
+            f"<nav><a href='/'>Home</a><a href='/shoes'>Shoes</a></nav><h1>Running shoes</h1>"
+            f"<p>{intro}</p><ul class='products'>{grid}</ul></body></html>")
+
+
+def listing_page(url: str, n: int) -> HtmlResponse:
+    return HtmlResponse(url, body=_listing(n).encode(), encoding="utf-8", request=Request(url))
+
+
+def test_listing_pages_with_one_intro_and_other_products_are_all_kept(build):
+    middleware, stats = build()
+    for n in range(1, 9):
+        process(middleware, listing_page(f"http://shop.test/shoes?page={n}", n))
+    assert stats.get_value("simhash/pages/dropped") is None
+    assert stats.get_value("simhash/pages/kept") == 8
+    # the same listing again behind a tracking parameter is still a duplicate
+    with pytest.raises(NearDuplicatePage):
+        process(middleware, listing_page("http://shop.test/shoes?page=3&utm_source=x", 3))
+
+
+def test_a_candidate_the_evidence_does_not_confirm_is_kept(build):
+    import random
+
+    middleware, stats = build()
+    words = ARTICLE.split()
+    random.Random(1).shuffle(words)  # the same words, so the same SimHash; other 3-grams
+    process(middleware, page("http://a.test/1", ARTICLE))
+    process(middleware, page("http://a.test/2", " ".join(words)))
+    assert stats.get_value("simhash/pages/dropped") is None
+    assert stats.get_value("simhash/pages/kept/unconfirmed") == 1
+
+
+def test_dry_run_counts_and_reports_the_drop_but_drops_nothing(build):
+    middleware, stats = build(SIMHASH_DRY_RUN=True)
+    process(middleware, page("http://a.test/1", ARTICLE))
+    second = page("http://a.test/1?print=1", ARTICLE)
+    assert process(middleware, second) is second
+    assert stats.get_value("simhash/pages/dropped") == 1
+    assert stats.get_value("simhash/pages/dropped/dry_run") == 1
+    assert stats.get_value("simhash/index/pages/size") == 1  # as the real drop would leave it
+
+
+BAN = ("<html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Please "
+       "verify you are a human. Your request looked automated. If you believe this is an error "
+       "contact the site owner with the reference below and try again later.</p></body></html>")
+
+
+def ban_page(url: str) -> HtmlResponse:
+    return HtmlResponse(url, body=BAN.encode(), encoding="utf-8", request=Request(url))
+
+
+def test_a_page_matched_by_many_with_little_text_is_a_template(build, caplog):
+    from scrapy_simhash.dedup import TEMPLATE_MATCHES
+
+    caplog.set_level("INFO", logger="scrapy_simhash")
+    middleware, stats = build()
+    middleware.crawler.engine = engine = _Engine()
+    process(middleware, ban_page("http://a.test/0"))
+    for n in range(1, TEMPLATE_MATCHES):
+        with pytest.raises(NearDuplicatePage):
+            process(middleware, ban_page(f"http://a.test/{n}"))
+    # the next match makes it a template: kept, and the ones dropped so far come back
+    for n in range(TEMPLATE_MATCHES, TEMPLATE_MATCHES + 3):
+        process(middleware, ban_page(f"http://a.test/{n}"))
+    assert stats.get_value("simhash/pages/templates") == 1
+    assert [r.url for r in engine.crawled] == [f"http://a.test/{n}"
+                                              for n in range(1, TEMPLATE_MATCHES)]
+    assert all(r.dont_filter for r in engine.crawled)
+    assert sum("taken for a template" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_retried_page_is_withdrawn_and_its_duplicates_fetched_again(build):
+    from scrapy.downloadermiddlewares.retry import get_retry_request
+
+    middleware, stats = build()
+    middleware.crawler.engine = engine = _Engine()
+    first = ban_page("http://a.test/1")
+    process(middleware, first)
+    with pytest.raises(NearDuplicatePage):
+        process(middleware, ban_page("http://a.test/2"))
+    retry = get_retry_request(first.request, spider=middleware.crawler.spider, reason="ban")
+    middleware.process_request(retry)
+    assert [r.url for r in engine.crawled] == ["http://a.test/2"]
+    assert stats.get_value("simhash/pages/refetched") == 1
+    # the retried page is checked afresh: no longer in the index, it is kept
+    answer = ban_page("http://a.test/1")
+    answer.request.meta.update(retry.meta)
+    assert process(middleware, answer) is answer
+
+
+def test_a_page_marked_not_content_is_not_fingerprinted(build):
+    from scrapy_simhash.middleware import mark_not_content
+
+    middleware, stats = build()
+    response = page("http://a.test/1", ARTICLE)
+    mark_not_content(response)
+    process(middleware, response)
+    assert stats.get_value("simhash/pages/skipped/not_content") == 1
+    assert stats.get_value("simhash/index/pages/size") == 0
