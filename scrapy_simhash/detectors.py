@@ -207,21 +207,21 @@ class SimHashDetector(Detector):
         signature = fingerprinter.fingerprint_text(extraction.text)
         if signature is None:
             return Signed(None)
-        words = ev.word_count(extraction.text)
+        main, words = ev.shingle_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
-        # a weak page's main text does not stand for it: its whole page does
-        region = extraction.page_text() if weak else extraction.region_text()
-        hashes, region_words = ev.shingle_hashes(region)
-        content = None
-        if region_words < ev.THIN_REGION_WORDS:
-            data = structured_text(root)
-            if data:
-                hashes, _ = ev.shingle_hashes(region + "\n" + data)
-            if not weak and words < ev.SHORT_WORDS:
-                content, _ = ev.shingle_hashes(extraction.content_text() + "\n" + data)
-        elif not weak and words < ev.SHORT_WORDS:
-            content, _ = ev.shingle_hashes(extraction.content_text())
-        return Signed(signature, ev.of_hashes(hashes, words, weak, content))
+        if not weak and words >= ev.SHORT_WORDS:
+            return Signed(signature, ev.of_hashes(main, words))
+        # a weak page's main text does not stand for it, and a short one may be the same on
+        # many pages of a template: its page (weak) or the rest of it (short) tells them apart
+        page, page_words = ev.shingle_hashes(extraction.page_text())
+        data = structured_text(root) if page_words < ev.THIN_WORDS else ""
+        data_hashes = ev.shingle_hashes(data)[0]
+        if weak:
+            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
+        content, _ = ev.shingle_hashes(extraction.content_text())
+        rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
+        chrome = np.setdiff1d(page, content, assume_unique=True)
+        return Signed(signature, ev.of_short(main, words, rest, chrome))
 
     @property
     def params(self) -> dict[str, Any]:

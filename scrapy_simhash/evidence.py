@@ -2,16 +2,22 @@
 
 Two texts on one topic, or in one language, share much of their vocabulary, so their SimHash
 fingerprints can fall within the threshold; they share few *word 3-grams*. A page's evidence is
-a bottom-k sketch of the hashes of the word 3-grams (words of spaced scripts, single CJK
-characters, numbers included) of the *region* its main text was chosen from, with what the main
-text leaves out there: a listing's product grid beside its intro, a stock page's table beside
-its disclaimer (:meth:`~scrapy_simhash.extract.Extraction.region_text`). Pages with little text
-in that region add their data scripts and meta description (a product shell whose data sits in
-``__NEXT_DATA__``). Two pages are the same content when most of the smaller region's 3-grams are
-in the larger one: a print version, a tracking-parameter URL, the article in another site's
-template or lightly edited are; two pages of one template with other data are not. A *weak*
-page (little main text, or no run of prose: an interstitial, a form) confirms a candidate only
-when the two regions are nearly the same.
+a bottom-k sketch of the hashes of its main text's word 3-grams (words of spaced scripts, single
+CJK characters, numbers included); two pages are the same content when most of the smaller
+text's 3-grams are in the larger one: a print version, a tracking-parameter URL, the article in
+another site's template or lightly edited are.
+
+A short main text can be the same on many distinct pages of one template: a listing's intro
+above other products, a stock page's disclaimer under another day's table, an entity page's
+boilerplate beside other fields, a product shell whose data sits in ``__NEXT_DATA__``. Such a
+page also sketches the *rest* of its own part of the page: its non-chrome text (tables, lists,
+fields; data scripts when there is little text) without the main text, and its *chrome* (menus,
+header, footer: the site's template). Two short pages are the same when their rests are too, or
+when their chromes have little in common (the same text in two sites' templates); two pages of
+one template whose rests differ are that template with other data.
+
+A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
+a candidate only when the two whole pages are nearly the same.
 
 The evidence travels as bytes (:meth:`Evidence.to_bytes`) and is stored beside the fingerprint
 by the index. Hashes are fixed arithmetic on code points: the same text gives the same bytes on
@@ -32,28 +38,31 @@ from scrapy_simhash.simhash import segment_hashes
 EVIDENCE_VERSION = 1
 SKETCH_SIZE = 64  # the k of the bottom-k sketches (4 bytes each)
 SHINGLE_WORDS = 3
-#: Two regions are the same content when this share of the smaller one's 3-grams is shared ...
+#: Two texts are the same content when this share of the smaller one's 3-grams is shared ...
 MIN_CONTAINMENT = 0.8
 #: ... and this share of both together (a small text inside a large one is not the same).
 MIN_JACCARD = 0.2
-#: Two pages of which one is weak are the same only when their regions nearly are.
+#: Two pages of which one is weak are the same only when their whole pages nearly are.
 MIN_WEAK_JACCARD = 0.9
 #: A page whose main text has fewer words, or that has no run of prose, is weak.
 WEAK_MAX_WORDS = 50
-#: A region with fewer words than this adds the page's data scripts to its evidence.
-THIN_REGION_WORDS = 300
-#: A main text with fewer words than this is short: its page's whole non-chrome text (an entity
-#: page's fields, a stock page's table) must agree as well as its region.
+#: A main text with fewer words than this is short: its page's rest must agree too.
 SHORT_WORDS = 300
-#: ... and nearly all of the smaller one's 3-grams must be in the other: a shop's shell or a
-#: site's boilerplate is most of a short page.
-MIN_CONTENT_CONTAINMENT = 0.9
+#: Two rests are the same when nearly all of the smaller one's 3-grams are in the other.
+MIN_REST_CONTAINMENT = 0.9
+#: Two pages whose chromes share less than this (Jaccard), and whose rests less than the next,
+#: are in two sites' templates.
+MAX_FOREIGN_CHROME_JACCARD = 0.3
+MAX_FOREIGN_REST_JACCARD = 0.05
+CHROME_SKETCH_SIZE = 32
+#: A page with fewer words of text than this adds its data scripts to its evidence.
+THIN_WORDS = 300
 
 _U64 = np.uint64
 _U32 = np.uint32
-_HEADER = struct.Struct("<BBHII")  # version, flags, words (capped), 3-grams, content's
+_HEADER = struct.Struct("<BBHIII")  # version, flags, words (capped), 3-grams: main, rest, chrome
 _WEAK = 1
-_CONTENT = 2
+_SHORT = 2
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 
@@ -86,14 +95,14 @@ def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     bmp = np.where(astral, 0, codes)
     word = word_table[bmp] | astral  # astral planes: mostly letters and ideographs
     single = single_table[bmp] | (codes >= 0x20000)
-    previous_word = np.concatenate(([False], word[:-1]))
-    previous_single = np.concatenate(([False], single[:-1]))
-    starts = np.flatnonzero(word & (~previous_word | single | previous_single))
+    # a word starts where a word character follows a non-word one, and ends before one; a
+    # character that is a word on its own starts and ends one
+    cut = np.ones(len(codes) + 2, dtype=bool)
+    cut[1:-1] = ~word | single
+    starts = np.flatnonzero(word & (cut[:-2] | single))
     if not len(starts):
         return empty
-    next_word = np.concatenate((word[1:], [False]))
-    next_single = np.concatenate((single[1:], [False]))
-    ends = np.flatnonzero(word & (~next_word | single | next_single)) + 1
+    ends = np.flatnonzero(word & (cut[2:] | single)) + 1
     data = codes.view(np.uint8)
     words = segment_hashes(data, starts * 4, ends * 4)
     with np.errstate(over="ignore"):
@@ -107,22 +116,28 @@ def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     return np.unique(grams), len(words)
 
 
-def sketch(hashes: np.ndarray) -> np.ndarray:
-    """The bottom-k sketch: the :data:`SKETCH_SIZE` smallest top-32-bit hash values, sorted."""
-    values = np.unique((hashes >> _U64(32)).astype(_U32))
-    return values[:SKETCH_SIZE]
+def sketch(hashes: np.ndarray, k: int = SKETCH_SIZE) -> np.ndarray:
+    """The bottom-k sketch of sorted distinct hashes: the ``k`` smallest distinct top-32-bit
+    values, sorted."""
+    values = (hashes[: k * 2] >> _U64(32)).astype(_U32)  # sorted: the smallest come first
+    if len(values) > 1:
+        values = values[np.concatenate(([True], values[1:] != values[:-1]))]
+    return values[:k]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Evidence:
     """What confirms that a candidate holds the same content (see the module's docstring)."""
 
-    sketch: np.ndarray  # bottom-k sketch (uint32) of the region's 3-grams (a weak page's: all)
-    size: int  # distinct 3-grams of the region
+    sketch: np.ndarray  # bottom-k sketch (uint32) of the main text's 3-grams (weak: the page's)
+    size: int  # distinct 3-grams it was taken from
     words: int  # words of the main text
     weak: bool = False
-    content: np.ndarray | None = None  # short main texts: sketch of the page's non-chrome text
-    content_size: int = 0
+    # a short main text: sketches of the rest of its page and of its chrome
+    rest: np.ndarray | None = None
+    rest_size: int = 0
+    chrome: np.ndarray | None = None
+    chrome_size: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -136,30 +151,41 @@ class Evidence:
 
     def __repr__(self) -> str:
         weak = ", weak" if self.weak else ""
-        content = f", content of {self.content_size} 3-grams" if self.content is not None else ""
-        return f"<Evidence {self.words} words, {self.size} 3-grams{weak}{content}>"
+        rest = (f", rest of {self.rest_size} and chrome of {self.chrome_size} 3-grams"
+                if self.short else "")
+        return f"<Evidence {self.words} words, {self.size} 3-grams{weak}{rest}>"
+
+    @property
+    def short(self) -> bool:
+        return self.rest is not None
 
     def to_bytes(self) -> bytes:
-        flags = (_WEAK if self.weak else 0) | (_CONTENT if self.content is not None else 0)
-        header = _HEADER.pack(
-            EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size, self.content_size
-        )
-        content = b"" if self.content is None else self.content.astype("<u4").tobytes()
-        return header + self.sketch.astype("<u4").tobytes() + content
+        flags = (_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
+        header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
+                              self.rest_size, self.chrome_size)
+        parts = [header, self.sketch.astype("<u4").tobytes()]
+        if self.short:
+            parts += [self.rest.astype("<u4").tobytes(), self.chrome.astype("<u4").tobytes()]
+        return b"".join(parts)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Evidence | None:
         """The evidence ``data`` holds, or None when it is of another version or malformed."""
         if len(data) < _HEADER.size:
             return None
-        version, flags, words, size, content_size = _HEADER.unpack_from(data)
-        count = min(size, SKETCH_SIZE)
-        content_count = min(content_size, SKETCH_SIZE) if flags & _CONTENT else 0
-        if version != EVIDENCE_VERSION or len(data) != _HEADER.size + 4 * (count + content_count):
+        version, flags, words, size, rest_size, chrome_size = _HEADER.unpack_from(data)
+        counts = [min(size, SKETCH_SIZE)]
+        if flags & _SHORT:
+            counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
+        if version != EVIDENCE_VERSION or len(data) != _HEADER.size + 4 * sum(counts):
             return None
         values = np.frombuffer(data, dtype="<u4", offset=_HEADER.size).astype(_U32)
-        content = values[count:] if flags & _CONTENT else None
-        return cls(values[:count], size, words, bool(flags & _WEAK), content, content_size)
+        ends = np.cumsum(counts)
+        sketch = values[: ends[0]]
+        if not flags & _SHORT:
+            return cls(sketch, size, words, bool(flags & _WEAK))
+        return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
+                   rest_size, values[ends[1] :], chrome_size)
 
 
 def _from_bytes(data: bytes) -> Evidence | None:
@@ -172,14 +198,15 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
     return Evidence(sketch(hashes), len(hashes), counted if words is None else words, weak)
 
 
-def of_hashes(
-    hashes: np.ndarray, words: int, weak: bool = False, content: np.ndarray | None = None
-) -> Evidence:
-    """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``content``: the
-    hashes of the page's non-chrome text, for a short main text."""
-    if content is None:
-        return Evidence(sketch(hashes), len(hashes), words, weak)
-    return Evidence(sketch(hashes), len(hashes), words, weak, sketch(content), len(content))
+def of_hashes(hashes: np.ndarray, words: int, weak: bool = False) -> Evidence:
+    """:func:`of_text` of a text already hashed by :func:`shingle_hashes`."""
+    return Evidence(sketch(hashes), len(hashes), words, weak)
+
+
+def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray) -> Evidence:
+    """The evidence of a short main text (hashed), the rest of its page and its chrome."""
+    return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
+                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome))
 
 
 def word_count(text: str) -> int:
@@ -226,8 +253,15 @@ def confirms(a: Evidence, b: Evidence) -> bool:
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False
-    if a.content is None and b.content is None:
-        return True  # two long main texts: the region tells
-    if a.content is None or b.content is None:
+    if not a.short and not b.short:
+        return True  # two long main texts
+    if not a.short or not b.short:
         return False  # a short text and a long one: nothing tells they are the same
-    return _same(a.content, a.content_size, b.content, b.content_size, MIN_CONTENT_CONTAINMENT)
+    if not a.rest_size or not b.rest_size:
+        return True  # nothing beside the main text on one of them (a print version)
+    if (
+        jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
+        and jaccard(a.rest, a.rest_size, b.rest, b.rest_size) < MAX_FOREIGN_REST_JACCARD
+    ):
+        return True  # the same short text in two sites' templates
+    return _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT)

@@ -82,28 +82,33 @@ def test_a_weak_page_confirms_only_a_nearly_identical_page():
     assert not ev.confirms(one, other)
 
 
-def test_short_texts_must_agree_on_the_whole_content_beside_them():
-    shell = ("Why shop with us: every piece is chosen by our buyers for materials that last, "
-             "delivered with care and packed in recycled cardboard. ") * 4
-    data_1 = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm"
-    data_2 = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only"
+CHROME = "Lumen Home: lighting, furniture and homeware. Account, wishlist, basket. " * 3
+OTHER_CHROME = "The Daily Ledger: news, sport, weather and puzzles since 1851. Subscribe. " * 3
+SHELL = ("Why shop with us: every piece is chosen by our buyers for materials that last, "
+         "delivered with care and packed in recycled cardboard. ") * 4
 
-    def short(data):
-        main, words = ev.shingle_hashes(shell)
-        content, _ = ev.shingle_hashes(shell + data)
-        return ev.of_hashes(main, words, content=content)
 
-    assert ev.confirms(short(data_1), short(data_1))
-    assert not ev.confirms(short(data_1), short(data_2))
-    long = ev.of_text(shell)
-    assert not ev.confirms(short(data_1), long)  # a short text and a long one
+def short(main: str, rest: str, chrome: str = CHROME) -> ev.Evidence:
+    main_hashes, words = ev.shingle_hashes(main)
+    return ev.of_short(main_hashes, words, ev.shingle_hashes(rest)[0],
+                       ev.shingle_hashes(chrome)[0])
+
+
+def test_short_texts_of_one_template_with_other_data_are_distinct():
+    chair = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm. Price"
+    throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"
+    assert ev.confirms(short(SHELL, chair), short(SHELL, chair))
+    assert not ev.confirms(short(SHELL, chair), short(SHELL, throw))
+    # the same short text in two sites' templates, with nothing else in common, is the same
+    assert ev.confirms(short(SHELL, chair), short(SHELL, "Read more stories", OTHER_CHROME))
+    # nothing beside the text on one of them: a print version
+    assert ev.confirms(short(SHELL, chair), short(SHELL, ""))
+    assert not ev.confirms(short(SHELL, chair), ev.of_text(SHELL))  # a short and a long one
 
 
 def test_bytes_round_trip_and_refuse_other_versions():
-    main, words = ev.shingle_hashes(PYTHON_A)
-    content, _ = ev.shingle_hashes(PYTHON_A + PYTHON_B)
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
-                     ev.of_hashes(main, words, content=content)):
+                     short(SHELL, PYTHON_B)):
         data = original.to_bytes()
         back = ev.Evidence.from_bytes(data)
         assert back is not None
@@ -114,7 +119,7 @@ def test_bytes_round_trip_and_refuse_other_versions():
     assert ev.Evidence.from_bytes(bytes([ev.EVIDENCE_VERSION + 1]) + data[1:]) is None
     assert ev.Evidence.from_bytes(data[:-1]) is None
     assert ev.Evidence.from_bytes(b"") is None
-    assert len(data) <= 16 + 4 * ev.SKETCH_SIZE
+    assert len(data) <= 20 + 4 * ev.SKETCH_SIZE
 
 
 def test_jaccard_is_exact_for_small_sets():

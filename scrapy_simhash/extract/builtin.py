@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
@@ -105,9 +106,11 @@ class Article:
     #: The blocks the main content was chosen from (``start``, ``end``), before its link
     #: lists, chrome and furniture were left out: the whole page when it has no article.
     region: tuple[int, int] = (0, 0)
-    #: The blocks of the page that are not chrome (menus, headers, footers, asides, legal
-    #: lines): the main content, and what surrounds it on the page's own part.
-    content_blocks: list[int] = field(default_factory=list, repr=False)
+    #: Each node's hint in force and the page's boilerplate blocks (what tells chrome)
+    hints: list[int] = field(default_factory=list, repr=False, compare=False)
+    boilerplate: set[int] = field(default_factory=set, repr=False, compare=False)
+    #: Nodes of teaser grids: "more stories" on an article, the products of a listing
+    teasers: set[int] = field(default_factory=set, repr=False, compare=False)
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -243,7 +246,10 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     return scores
 
 
-def node_hints(page: Segmented, scores: list[float], strong_chrome: bool = True) -> list[int]:
+def node_hints(
+    page: Segmented, scores: list[float], strong_chrome: bool = True,
+    teasers_out: set[int] | None = None,
+) -> list[int]:
     """Each node's hint in force: the nearest hinted ancestor's, chrome staying chrome inside.
 
     A node hinted as chrome (comments, related, cookie notice ...) makes its whole subtree
@@ -267,6 +273,8 @@ def node_hints(page: Segmented, scores: list[float], strong_chrome: bool = True)
 
     own_hints = page.node_own_hint
     teasers = teaser_cards(page, positive_prefix)
+    if teasers_out is not None:
+        teasers_out.update(teasers)
     hints = [NEUTRAL] * len(own_hints)
     # Only hinted nodes change the hint in force; each sets it on its whole subtree (nodes
     # index + 1 .. last), and hinted nodes inside, visited later in pre-order, override it.
@@ -629,7 +637,8 @@ def article_from_segments(
     """
     boilerplate: set[int] = set()
     scores = base_scores(page, boilerplate)
-    hints = node_hints(page, scores, strong_chrome=not lenient)
+    teasers: set[int] = set()
+    hints = node_hints(page, scores, strong_chrome=not lenient, teasers_out=teasers)
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
     start, end, gaps = bridge_run(page, scores, best, start, end)
@@ -662,11 +671,7 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
-    content = [
-        index for index, owner in enumerate(owners)
-        if not (owner >= 0 and hints[owner] == NEGATIVE) and index not in boilerplate
-    ]
-    return Article(title, paragraphs, is_article, (start, end), content)
+    return Article(title, paragraphs, is_article, (start, end), hints, boilerplate, teasers)
 
 
 def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
@@ -693,81 +698,93 @@ def article_from_tree(root, first_entry_only: bool = True) -> Article:
 class Extraction:
     """A page's main text and what tells how far it stands for the page.
 
-    ``confidence`` is the share of the page's visible text that the main text holds (0 to 1),
-    halved when the page had no run of prose (``is_article`` False: its plain text stands in).
-    :meth:`region_text` is all the text of the part of the page the main text was chosen from,
-    the link lists, tables and furniture the main text leaves out included: a listing's product
-    grid beside its intro, a table page's table beside its disclaimer. Two pages whose main
-    texts agree are the same content only when their regions do too.
+    ``confidence`` is the share of the page's visible text, link lists left out, that the main
+    text holds (0 to 1), halved when the page had no run of prose (``is_article`` False: its
+    plain text stands in). :meth:`content_text` is the page's text without its chrome: the main
+    text with the tables, lists and fields beside it (a listing's grid, an entity page's
+    fields); :meth:`page_text` all of it.
     """
 
     text: str
     is_article: bool
-    main_chars: int
-    visible_chars: int
     page: Segmented | None = None
-    region: tuple[int, int] = (0, 0)
-    content_blocks: list[int] = field(default_factory=list, repr=False)
+    article: Article | None = field(default=None, repr=False)
 
-    @property
+    @cached_property
     def confidence(self) -> float:
-        if not self.visible_chars:
+        page = self.page
+        if page is None:
             return 0.0
-        share = min(1.0, self.main_chars / self.visible_chars)
+        # link lists (menus, related links) are left out: a page that gains a block of links
+        # is not less of an article for it
+        visible = sum(
+            len(block)
+            for block, links in zip(page.block_text, page.block_link_chars, strict=True)
+            if links * 2 <= len(block)
+        )
+        if not visible:
+            return 0.0
+        share = min(1.0, len(self.text) / visible)
         return share if self.is_article else share / 2
 
     def page_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """All visible text of the page, one block per line (the title first)."""
         if self.page is None:
             return self.text
-        return self._lines(0, len(self.page.block_text), max_chars)
+        return self._joined(self.page.block_text, max_chars)
 
     def region_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
-        """The text of the main content's region (see above), one block per line, after the
-        page's title."""
-        if self.page is None:
+        """The text of the run of blocks the main text was chosen from (its link lists and
+        furniture included), after the page's title."""
+        if self.page is None or self.article is None:
             return self.text
-        return self._lines(*self.region, max_chars)
-
-    def content_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
-        """The text of every block that is not chrome, one block per line, after the title:
-        the main text with the tables, lists and fields beside it (an entity page's infobox,
-        a listing's grid), without the menus, headers, footers and asides of the template."""
-        if self.page is None:
-            return self.text
-        texts = self.page.block_text
-        return self._joined((texts[index] for index in self.content_blocks), max_chars)
-
-    def _lines(self, start: int, end: int, max_chars: int) -> str:
+        start, end = self.article.region
         return self._joined(self.page.block_text[start:end], max_chars)
 
-    def _joined(self, texts, max_chars: int) -> str:
-        lines = [self.page.title] if self.page.title else []
+    def content_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """The text of every block that is not chrome (menus, headers, footers, asides, legal
+        lines), one block per line; teaser grids count (a listing's products are its content).
+        The title, which often names the site, does not: :meth:`page_text` has it."""
+        if self.page is None or self.article is None:
+            return self.text
+        article, page = self.article, self.page
+        hints, boilerplate = article.hints, article.boilerplate
+        chrome = [hint == NEGATIVE for hint in hints]
+        for teaser in article.teasers:  # unless a hint of their own, or an outer one, says so
+            if page.node_own_hint[teaser] == NEUTRAL and not _under_chrome(page, hints, teaser):
+                last = page.node_last[teaser]
+                chrome[teaser:last] = [False] * (last - teaser)
+        texts = page.block_text
+        content = (
+            texts[index]
+            for index, owner in enumerate(page.block_owner)
+            if not (owner >= 0 and chrome[owner]) and index not in boilerplate
+        )
+        return self._joined(content, max_chars, titled=False)
+
+    def _joined(self, texts, max_chars: int, titled: bool = True) -> str:
+        lines = [self.page.title] if titled and self.page.title else []
         for text in texts:
             lines.extend(_lines(text))
         return "\n".join(lines)[:max_chars]
 
 
+def _under_chrome(page: Segmented, hints: list[int], node: int) -> bool:
+    parent = page.node_parent[node]
+    return parent >= 0 and hints[parent] == NEGATIVE
+
+
 def extraction_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> Extraction:
-    """The fingerprints' extraction of a parsed page (every post of a list of posts), with its
-    confidence; the tree is not changed. Never raises: a page that cannot be read is empty."""
+    """The fingerprints' extraction of a parsed page (every post of a list of posts), with what
+    tells how far it stands for the page; the tree is not changed. Never raises: a page that
+    cannot be read is empty."""
     if root is None:
-        return Extraction("", False, 0, 0)
+        return Extraction("", False)
     try:
         page, article = _read(root, first_entry_only=False)
     except Exception:  # defensive, as extract_main_text_from_tree
-        return Extraction("", False, 0, 0)
-    text = article.text(True, max_chars)
-    # Link lists (menus, related links) are left out of the page's text: a page that gains a
-    # block of links is not less of an article for it.
-    visible = sum(
-        len(block)
-        for block, links in zip(page.block_text, page.block_link_chars, strict=True)
-        if links * 2 <= len(block)
-    )
-    return Extraction(
-        text, article.is_article, len(text), visible, page, article.region, article.content_blocks
-    )
+        return Extraction("", False)
+    return Extraction(article.text(True, max_chars), article.is_article, page, article)
 
 
 def visible_text_from_tree(root, max_chars: int = DEFAULT_MAX_CHARS) -> str:
