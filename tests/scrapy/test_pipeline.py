@@ -125,3 +125,35 @@ def test_a_key_with_a_lone_surrogate_is_stored_as_its_escape(pipeline_and_stats)
         pipeline.process_item({"url": "http://a.test/2", "title": "Seeds", "body": BODY})
     assert dropped.value.duplicate_of == "http://a.test/\\ud83d"
     assert stats.get_value("simhash/index/errors") is None
+
+
+def test_an_item_the_evidence_does_not_confirm_is_kept(pipeline_and_stats):
+    import random
+
+    pipeline, stats = pipeline_and_stats()
+    words = BODY.split()
+    random.Random(3).shuffle(words)  # the same words, so the same SimHash; other 3-grams
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    shuffled = {"url": "http://a.test/2", "title": "Seeds", "body": " ".join(words)}
+    assert pipeline.process_item(shuffled) is shuffled
+    assert stats.get_value("simhash/items/kept/unconfirmed") == 1
+
+
+def test_a_short_item_is_dropped_only_for_a_nearly_identical_text(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    notice = ("Store notice: the Leeds branch closes early on {day} for a stock count; online "
+              "orders ship as usual and collections move to the next morning.")
+    pipeline.process_item({"url": "http://a.test/1", "body": notice.format(day="Monday")})
+    tuesday = {"url": "http://a.test/2", "body": notice.format(day="Tuesday 14 March")}
+    assert pipeline.process_item(tuesday) is tuesday
+    assert stats.get_value("simhash/items/kept/unconfirmed") == 1  # a candidate, not confirmed
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/1?x", "body": notice.format(day="Monday")})
+
+
+def test_dry_run_drops_no_item(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_DRY_RUN=True)
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    again = {"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(again) is again
+    assert stats.get_value("simhash/items/dropped/dry_run") == 1
