@@ -9,24 +9,42 @@ crawl makes its own one-time loads, so both happen at once.
 
 from __future__ import annotations
 
+import logging
+import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_simhash.dedup import Deduplicator, build_detector
-from scrapy_simhash.settings import SimhashConfig, load_config, read_bool
+from scrapy_simhash.settings import SimhashConfig, load_config, read_bool, unknown_settings
 from scrapy_simhash.workers import WorkerPool
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
+logger = logging.getLogger(__name__)
+
 
 def require_enabled(crawler: Crawler) -> None:
     """Raise :class:`~scrapy.exceptions.NotConfigured` when ``SIMHASH_ENABLED`` is False."""
     if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:
         raise NotConfigured("SIMHASH_ENABLED is False")
+
+
+_warned_crawlers: weakref.WeakSet = weakref.WeakSet()
+
+
+def warn_unknown_settings(crawler: Crawler) -> None:
+    """Warn, once a crawl, of each ``SIMHASH_*`` setting the plugin does not know."""
+    if crawler in _warned_crawlers:
+        return
+    _warned_crawlers.add(crawler)
+    for name, close in unknown_settings(crawler.settings):
+        hint = f"; did you mean {close}?" if close else ""
+        logger.warning("Simhash: unknown setting %s is ignored%s", name, hint,
+                       extra={"crawler": crawler})
 
 
 class DedupComponent:
@@ -39,6 +57,7 @@ class DedupComponent:
         require_enabled(crawler)  # before the other settings
         self.crawler = crawler
         self.config: SimhashConfig = load_config(crawler.settings)
+        warn_unknown_settings(crawler)
         self.dedup = Deduplicator(crawler, self.config,
                                   build_detector(self.config, warm_up=False), self.namespace)
         self.workers = WorkerPool.of(crawler, self.config)

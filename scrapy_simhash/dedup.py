@@ -426,10 +426,11 @@ class Deduplicator:
                 self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
             )
             return Outcome(KEPT, fingerprint=signature, match=match, reason="dry_run")
-        logger.debug(
-            "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
-            self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
-        )
+        if self.kind == "page":  # (Scrapy logs a dropped item itself, with the same words)
+            logger.debug(
+                "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
+                self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
+            )
         return Outcome(DROPPED, fingerprint=signature, match=match)
 
     def _check_and_add(self, key: str, signed: Any) -> Match | None:

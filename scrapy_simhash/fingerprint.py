@@ -128,6 +128,8 @@ class Fingerprinter:
 
     def fingerprint_text(self, text: str) -> int | None:
         """The fingerprint of plain text, or None when it is too short to fingerprint."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
         if self.features == "words" and self.weighting == "tf":  # the default, on the fast path
             hashes, counts = feat.token_hash_counts(
                 text,
@@ -188,6 +190,8 @@ class Fingerprinter:
         self, html: str | bytes, encoding: str | None = None, url: str | None = None
     ) -> int | None:
         """The fingerprint of a page's main text, or None when it has too little text."""
+        if not isinstance(html, str | bytes | bytearray | memoryview):
+            raise TypeError(f"html must be str or bytes, got {type(html).__name__}")
         return self.fingerprint_text(self.extract(html, encoding, url))
 
     @property

@@ -12,6 +12,7 @@ the downloader middleware's ``pages``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 PRIORITY = 300
 
+
+logger = logging.getLogger(__name__)
 
 class NearDuplicateItem(DropItem):
     """The item is a near-duplicate of an earlier one; Scrapy counts it under
@@ -84,6 +87,7 @@ class SimhashPipeline(DedupComponent):
         self.fields = self.config.item_fields
         self.key_field = self.config.item_key_field
         self._unkeyed = 0
+        self._warned_fields = False
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """The item, or (with worker processes) a coroutine that returns it; raises
@@ -99,6 +103,8 @@ class SimhashPipeline(DedupComponent):
             return item
         if key is None:  # no text
             self.dedup.skip("no_text")
+            if not self._warned_fields and not any(name in adapter for name in self.fields):
+                self._warn_fields(adapter)
             return item
         if self.workers is not None:
             return self._check_with_workers(item, key, text)
@@ -123,6 +129,17 @@ class SimhashPipeline(DedupComponent):
                 key, match.key if match else None, match.distance if match else None
             )
         return item
+
+    def _warn_fields(self, adapter: ItemAdapter) -> None:
+        """Once a crawl: the items carry none of the fields the pipeline reads."""
+        self._warned_fields = True
+        logger.warning(
+            "Simhash: an item has none of SIMHASH_ITEM_FIELDS %s (its fields: %s); such items "
+            "pass unchecked (simhash/items/skipped/no_text). Set SIMHASH_ITEM_FIELDS to the "
+            "fields that hold your items' text.",
+            list(self.fields), ", ".join(sorted(map(str, adapter.keys()))) or "none",
+            extra={"crawler": self.crawler},
+        )
 
     def _key(self, adapter: ItemAdapter) -> str:
         value = adapter.get(self.key_field) if self.key_field else None

@@ -334,6 +334,20 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
     )
 
 
+def unknown_settings(settings: BaseSettings) -> list[tuple[str, str | None]]:
+    """``SIMHASH_*`` names in ``settings`` that no setting has, each with the closest valid
+    name (None when none is close): a misspelled setting otherwise changes nothing, silently."""
+    import difflib
+
+    known = {name.removeprefix("SIMHASH_"): name for name in DEFAULTS}
+    found = []
+    for name in sorted(settings.copy_to_dict()):
+        if name.startswith("SIMHASH_") and name not in DEFAULTS:
+            close = difflib.get_close_matches(name.removeprefix("SIMHASH_"), known, 1, 0.75)
+            found.append((name, known[close[0]] if close else None))
+    return found
+
+
 def setting_for_error(
     error: Exception, kwargs: Mapping[str, Any], sources: Mapping[str, str] | None = None
 ) -> tuple[str, Any]:

@@ -192,9 +192,11 @@ def _integer_weights(weights: np.ndarray) -> np.ndarray:
 
 
 def hamming_distance(a: int, b: int) -> int:
-    """Number of differing bits between two fingerprints (see :func:`checked_fingerprint`: a
-    negative one, a 64-bit value read back as a signed int64 say, raises ValueError)."""
-    return (checked_fingerprint(a) ^ checked_fingerprint(b)).bit_count()
+    """Number of differing bits between two fingerprints of at most 128 bits (see
+    :func:`checked_fingerprint`: a negative one, a 64-bit value read back as a signed int64
+    say, or a wider one raises ValueError)."""
+    widest = SUPPORTED_BITS[-1]
+    return (checked_fingerprint(a, widest) ^ checked_fingerprint(b, widest)).bit_count()
 
 
 def checked_fingerprint(value: object, bits: int | None = None) -> int:

@@ -302,3 +302,11 @@ def test_is_near_duplicate_refuses_fingerprints_wider_than_its_bits():
             narrow.is_near_duplicate(a, b)
     with pytest.raises(ValueError, match="bits"):
         Fingerprinter(bits=64.0)
+
+
+@pytest.mark.parametrize("value", [None, 42, ["text"]])
+def test_fingerprinting_something_other_than_text_names_the_type(value):
+    with pytest.raises(TypeError, match=f"must be a str, got {type(value).__name__}"):
+        Fingerprinter().fingerprint_text(value)
+    with pytest.raises(TypeError, match=f"must be str or bytes, got {type(value).__name__}"):
+        Fingerprinter().fingerprint_html(value)

@@ -232,3 +232,11 @@ def test_weights_too_large_for_exact_thousandths_keep_their_signs():
 def test_a_weight_that_is_not_a_finite_number_raises(bad):
     with pytest.raises(ValueError, match="finite"):
         simhash({"x": bad, "y": 1.0})
+
+
+def test_hamming_distance_refuses_fingerprints_wider_than_128_bits():
+    from scrapy_simhash import hamming_distance
+
+    assert hamming_distance((1 << 127) | 5, 4) == 2
+    with pytest.raises(ValueError, match=r"in \[0, 2\*\*128\)"):
+        hamming_distance(1 << 200, 0)

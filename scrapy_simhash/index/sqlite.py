@@ -387,6 +387,8 @@ class SqliteIndex(NearDuplicateIndex):
                     f"SELECT name, value FROM {META_TABLE} WHERE namespace = ?", (self.namespace,)
                 ).fetchall()
             )
+            if not stored:
+                self._refuse_other_case(conn)
             if stored:
                 self._check_parameters(stored, wanted, check_user_params=params is not None)
                 self.params = {
@@ -402,6 +404,21 @@ class SqliteIndex(NearDuplicateIndex):
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _refuse_other_case(self, conn: sqlite3.Connection) -> None:
+        """ValueError for a new namespace whose name differs from a stored one's only in case:
+        SQLite's table names ignore case, so the two would share one table."""
+        clash = conn.execute(
+            f"SELECT namespace FROM {META_TABLE} WHERE lower(namespace) = lower(?) "
+            "AND namespace != ? LIMIT 1",
+            (self.namespace, self.namespace),
+        ).fetchone()
+        if clash is not None:
+            raise ValueError(
+                f"namespace {self.namespace!r} differs from the namespace {clash[0]!r} stored in "
+                f"{self.path!r} only in case, and SQLite's table names ignore case; use "
+                f"{clash[0]!r} or another name"
+            )
 
     def _check_parameters(
         self, stored: dict[str, str], wanted: dict[str, str], *, check_user_params: bool

@@ -709,3 +709,12 @@ def test_a_namespace_ending_like_a_side_table_is_its_own(db_uri):
         other.put_evidence("k", b"other")
         assert (pages.get_evidence(["k"]), other.get_evidence(["k"])) == ([b"pages"], [b"other"])
         assert len(pages) == 0
+
+
+def test_a_namespace_differing_from_a_stored_one_only_in_case_is_refused(db_uri):
+    with open_index(db_uri, namespace="pages") as index:
+        index.add("k", 1)
+    with pytest.raises(ValueError, match=r"'PAGES' differs from the namespace 'pages' .* in case"):
+        open_index(db_uri, namespace="PAGES")
+    with open_index(db_uri, namespace="pages") as index:  # the stored one still opens
+        assert len(index) == 1

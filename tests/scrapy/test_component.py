@@ -66,3 +66,23 @@ def test_an_index_option_the_backend_refuses_is_named_without_its_value(caplog):
     assert message.startswith("Simhash: cannot open the index at SIMHASH_INDEX_URI='memory://' "
                               "with SIMHASH_INDEX_OPTIONS bogus (TypeError: ")
     assert "s3cret" not in message
+
+
+def test_an_unknown_setting_is_warned_of_once_with_the_closest_name(caplog):
+    crawler = get_crawler(Spider, {"SIMHASH_MAX_DISTANSE": 8, "SIMHASH_WORKERS": 0,
+                                   "SIMHASH_COLOUR": "red"})
+    SimhashDownloaderMiddleware.from_crawler(crawler)
+    SimhashPipeline.from_crawler(crawler)  # a second component of the same crawl: no repeat
+    warnings = [r.getMessage() for r in caplog.records if "unknown setting" in r.getMessage()]
+    assert warnings == [
+        "Simhash: unknown setting SIMHASH_COLOUR is ignored",
+        "Simhash: unknown setting SIMHASH_MAX_DISTANSE is ignored; did you mean "
+        "SIMHASH_MAX_DISTANCE?",
+    ]
+
+
+def test_known_settings_give_no_warning(caplog):
+    crawler = get_crawler(Spider, {"SIMHASH_MAX_DISTANCE": 8, "SIMHASH_DRY_RUN": True,
+                                   "SIMHASH_WORKERS": 0})
+    SimhashDownloaderMiddleware.from_crawler(crawler)
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]

@@ -157,3 +157,23 @@ def test_dry_run_drops_no_item(pipeline_and_stats):
     again = {"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY}
     assert pipeline.process_item(again) is again
     assert stats.get_value("simhash/items/dropped/dry_run") == 1
+
+
+def test_items_without_the_configured_fields_are_warned_of_once(pipeline_and_stats, caplog):
+    pipeline, stats = pipeline_and_stats()
+    for n in range(3):
+        pipeline.process_item({"url": f"http://a.test/{n}", "name": "Kettle", "price": 30 + n})
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1
+    assert "none of SIMHASH_ITEM_FIELDS ['title', 'body']" in warnings[0]
+    assert "(its fields: name, price, url)" in warnings[0]
+    assert stats.get_value("simhash/items/skipped/no_text") == 3
+
+
+def test_a_dropped_item_is_logged_by_scrapy_alone(pipeline_and_stats, caplog):
+    caplog.set_level("DEBUG", logger="scrapy_simhash")
+    pipeline, _ = pipeline_and_stats()
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY})
+    assert not [r for r in caplog.records if "near-duplicate of" in r.getMessage()]
