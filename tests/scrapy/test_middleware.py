@@ -396,3 +396,24 @@ def test_a_page_marked_not_content_is_not_fingerprinted(build):
     process(middleware, response)
     assert stats.get_value("simhash/pages/skipped/not_content") == 1
     assert stats.get_value("simhash/index/pages/size") == 0
+
+
+def test_a_page_its_callback_marks_not_content_is_withdrawn_after_the_callback(build):
+    from scrapy_simhash.middleware import mark_not_content
+    from scrapy_simhash.spidermiddleware import SimhashSpiderMiddleware
+
+    middleware, stats = build()
+    middleware.crawler.engine = engine = _Engine()
+    spider_middleware = SimhashSpiderMiddleware.from_crawler(middleware.crawler)
+    first = ban_page("http://a.test/1")
+    process(middleware, first)
+    with pytest.raises(NearDuplicatePage):
+        process(middleware, ban_page("http://a.test/2"))
+
+    def callback(response):
+        mark_not_content(response)
+        yield from ()
+
+    list(spider_middleware.process_spider_output(first, callback(first)))
+    assert stats.get_value("simhash/pages/withdrawn") == 1
+    assert [r.url for r in engine.crawled] == ["http://a.test/2"]
