@@ -6,7 +6,9 @@ with a changing template; negatives from one template, one site, or unrelated), 
 
 - scrapy-simhash: the crawl's signature of each page (``_crawl_signature``, what
   ``is_near_duplicate`` compares) and ``is_duplicate``: the SimHash distance within the default
-  threshold and the evidence confirming it;
+  threshold and the evidence confirming it, as ``is_near_duplicate(html_a, html_b)`` judges
+  pages of unknown URLs; "URLs given" as a crawl judges them, knowing whether the two pages are
+  on one site;
 - fingerprint only: the same fingerprints by distance alone, as before the evidence rule;
 - whole page and trafilatura: the PyPI ``simhash`` package (64 bits, k <= 3) over the page's
   visible text, or trafilatura's main text (the peers of ``hard_negatives.py``).
@@ -31,13 +33,16 @@ from hardneg.simulate import visible_text
 
 from scrapy_simhash.detectors import _crawl_signature, default_detector
 from scrapy_simhash.evaluation import build_pairs
+from scrapy_simhash.evidence import same_site
 from scrapy_simhash.extract import get_extractor
 
-METHODS = ("scrapy-simhash", "fingerprint only", "whole page", "trafilatura")
+METHODS = ("scrapy-simhash", "scrapy-simhash, URLs given", "fingerprint only", "whole page",
+           "trafilatura")
 
 
-def judges() -> dict[str, tuple[Callable[[bytes, str], Any], Callable[[Any, Any], bool]]]:
-    """Each method: (sign a page, judge two signatures)."""
+def judges() -> dict[str, tuple[Callable[[bytes, str], Any], Callable[..., bool]]]:
+    """Each method: (sign a page, judge two signatures; ``same_site`` is given to those that
+    take it)."""
     detector = default_detector()
     peer = peer_simhash()
     trafilatura = get_extractor("trafilatura")
@@ -50,6 +55,7 @@ def judges() -> dict[str, tuple[Callable[[bytes, str], Any], Callable[[Any, Any]
 
     return {
         "scrapy-simhash": (crawl, detector.is_duplicate),
+        "scrapy-simhash, URLs given": (crawl, detector.is_duplicate),
         "fingerprint only": (
             crawl,
             lambda a, b: detector.is_duplicate(
@@ -75,7 +81,10 @@ def main() -> None:
         for name, (sign, judge) in methods.items():
             a = sign(pair.a_html, pair.a_url or "http://localhost/a")
             b = sign(pair.b_html, pair.b_url or "http://localhost/b")
-            said = judge(a, b)
+            if name == "scrapy-simhash, URLs given":
+                said = judge(a, b, same_site(pair.a_url, pair.b_url))
+            else:
+                said = judge(a, b)
             counts[(pair.lang, name)][("tp" if said else "fn") if pair.label
                                       else ("fp" if said else "tn")] += 1
             if said != pair.label:

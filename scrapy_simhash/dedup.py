@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import CancelledError as DeferredCancelled
 
+from scrapy_simhash import evidence as ev
 from scrapy_simhash.report import CrawlSession
 from scrapy_simhash.settings import (
     SimhashConfig,
@@ -418,7 +419,8 @@ class Deduplicator:
             self.stats.inc_value(f"{self._prefix}kept/retry")
             return Outcome(KEPT, fingerprint=signature, reason="retry")
         self.stats.inc_value(f"{self._prefix}dropped")
-        self.session.record_duplicate(self.kind, key, match.key, match.distance)
+        dry_run = {"dry_run": True} if self.config.dry_run else {}
+        self.session.record_duplicate(self.kind, key, match.key, match.distance, **dry_run)
         if self.config.dry_run:
             self.stats.inc_value(f"{self._prefix}dropped/dry_run")
             logger.debug(
@@ -444,7 +446,7 @@ class Deduplicator:
         signature, evidence = signed.signature, signed.evidence
         nearest = index.check_and_add(key, signature)
         if nearest is not None:
-            duplicate = self._confirmed(nearest, signature, evidence)
+            duplicate = self._confirmed(key, nearest, signature, evidence)
             if duplicate is not None:
                 return duplicate
             index.add(key, signature)
@@ -452,7 +454,8 @@ class Deduplicator:
             self.evidence.put(key, evidence)
         return None
 
-    def _confirmed(self, nearest: Match, signature: Any, evidence: Any) -> Match | None:
+    def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any
+                   ) -> Match | None:
         """The candidate the evidence confirms (the nearest first, then the others within the
         threshold), or None; counts why none was."""
         templates = self.templates
@@ -472,7 +475,8 @@ class Deduplicator:
             return None
         stored = self.evidence.get([m.key for m in candidates])
         for candidate, found in zip(candidates, stored, strict=True):
-            if found is not None and self.detector.confirms(evidence, found):
+            same_site = ev.same_site(key, candidate.key)
+            if found is not None and self.detector.confirms(evidence, found, same_site):
                 return templates.matched(candidate, found)
         self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
         return None

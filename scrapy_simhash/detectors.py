@@ -108,8 +108,10 @@ class Detector(ABC):
     def sign_tree(self, root: Any, url: str | None = None) -> Signed:
         return Signed(self.signature_tree(root, url))
 
-    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None) -> bool:
-        """Whether the evidence of two matching signatures says they are the same content."""
+    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
+                 same_site: bool | None = None) -> bool:
+        """Whether the evidence of two matching signatures says they are the same content
+        (``same_site``: whether the pages are on one site; None: not known)."""
         return True
 
     @abstractmethod
@@ -162,26 +164,30 @@ class SimHashDetector(Detector):
     def distance(self, a: int, b: int) -> int:
         return hamming_distance(a, b)
 
-    def is_duplicate(self, a: int | Signed | None, b: int | Signed | None) -> bool:
-        """Within ``max_distance``; for two :class:`Signed` ones, also confirmed by evidence."""
+    def is_duplicate(self, a: int | Signed | None, b: int | Signed | None,
+                     same_site: bool | None = None) -> bool:
+        """Within ``max_distance``; for two :class:`Signed` ones, also confirmed by evidence
+        (``same_site``: whether the pages are on one site; None: not known)."""
         if isinstance(a, Signed) and isinstance(b, Signed):
             return self.fingerprinter.is_near_duplicate(a.signature, b.signature) and (
-                self.confirms(a.evidence, b.evidence)
+                self.confirms(a.evidence, b.evidence, same_site)
             )
         a = a.signature if isinstance(a, Signed) else a
         b = b.signature if isinstance(b, Signed) else b
         return self.fingerprinter.is_near_duplicate(a, b)
 
-    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None) -> bool:
-        return a is not None and b is not None and ev.confirms(a, b)
+    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
+                 same_site: bool | None = None) -> bool:
+        return a is not None and b is not None and ev.confirms(a, b, same_site)
 
     def sign_text(self, text: str) -> Signed:
-        """An item's text: weak (confirmed only by a nearly identical text) when it is short."""
+        """An item's text: weak (confirmed only by a nearly identical text) when it is short,
+        since no page beside it tells a template's text from its own."""
         signature = self.signature(text)
         if signature is None:
             return Signed(None)
         words = ev.word_count(text)
-        return Signed(signature, ev.of_text(text, words=words, weak=words < ev.WEAK_MAX_WORDS))
+        return Signed(signature, ev.of_text(text, words=words, weak=words < ev.SHORT_WORDS))
 
     def sign_html(self, html: str | bytes, encoding: str | None = None,
                   url: str | None = None) -> Signed:
@@ -213,7 +219,8 @@ class SimHashDetector(Detector):
             return Signed(signature, ev.of_hashes(main, words))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
-        page, page_words = ev.shingle_hashes(extraction.page_text())
+        # (the title is a weak page's own; beside a short text it often names the site)
+        page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
         if weak:
@@ -516,6 +523,8 @@ def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | 
     detector = detector or default_detector()
     sig_a = _crawl_signature(detector, html_a, url_a or "http://localhost/a", "html_a")
     sig_b = _crawl_signature(detector, html_b, url_b or "http://localhost/b", "html_b")
+    if isinstance(sig_a, Signed) and isinstance(sig_b, Signed):
+        return detector.is_duplicate(sig_a, sig_b, ev.same_site(url_a, url_b))
     return detector.is_duplicate(sig_a, sig_b)
 
 

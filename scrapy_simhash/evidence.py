@@ -13,8 +13,9 @@ boilerplate beside other fields, a product shell whose data sits in ``__NEXT_DAT
 page also sketches the *rest* of its own part of the page: its non-chrome text (tables, lists,
 fields; data scripts when there is little text) without the main text, and its *chrome* (menus,
 header, footer: the site's template). Two short pages are the same when their rests are too, or
-when their chromes have little in common (the same text in two sites' templates); two pages of
-one template whose rests differ are that template with other data.
+when they are the same text in two templates: rests that share nothing, on two hosts or with
+chromes that differ too. Rests that differ beside one template are that template with other
+data.
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same.
@@ -48,12 +49,17 @@ MIN_WEAK_JACCARD = 0.9
 WEAK_MAX_WORDS = 50
 #: A main text with fewer words than this is short: its page's rest must agree too.
 SHORT_WORDS = 300
+#: A rest of fewer 3-grams (a byline, a date) is nothing beside the main text.
+MIN_REST = 8
 #: Two rests are the same when nearly all of the smaller one's 3-grams are in the other.
 MIN_REST_CONTAINMENT = 0.9
 #: Two pages whose chromes share less than this (Jaccard), and whose rests less than the next,
 #: are in two sites' templates.
 MAX_FOREIGN_CHROME_JACCARD = 0.3
 MAX_FOREIGN_REST_JACCARD = 0.05
+#: ... when each has at least this many 3-grams of chrome (a page without menus, header or
+#: footer tells nothing of its template).
+MIN_FOREIGN_CHROME = 20
 CHROME_SKETCH_SIZE = 32
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
@@ -247,8 +253,9 @@ def _same(
     return j >= MIN_JACCARD and containment(j, size_a, size_b) >= least
 
 
-def confirms(a: Evidence, b: Evidence) -> bool:
-    """Whether the evidence says ``a`` and ``b`` hold the same content."""
+def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
+    """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
+    the two pages are on one site (None: not known)."""
     if a.weak or b.weak:
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
@@ -257,11 +264,38 @@ def confirms(a: Evidence, b: Evidence) -> bool:
         return True  # two long main texts
     if not a.short or not b.short:
         return False  # a short text and a long one: nothing tells they are the same
-    if not a.rest_size or not b.rest_size:
-        return True  # nothing beside the main text on one of them (a print version)
-    if (
-        jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
-        and jaccard(a.rest, a.rest_size, b.rest, b.rest_size) < MAX_FOREIGN_REST_JACCARD
-    ):
-        return True  # the same short text in two sites' templates
-    return _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT)
+    if min(a.rest_size, b.rest_size) < MIN_REST:
+        return True  # next to nothing beside the main text on one of them (a print version)
+    if _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT):
+        return True
+    return _foreign(a, b, same_site)
+
+
+def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two short pages whose rests differ are the same text in two templates: their
+    rests have nothing in common, and they are on two hosts, or their chromes (each of some
+    size: a page without menus or footer tells nothing of its template) differ too."""
+    if jaccard(a.rest, a.rest_size, b.rest, b.rest_size) >= MAX_FOREIGN_REST_JACCARD:
+        return False
+    if same_site is False:
+        return True
+    return (
+        min(a.chrome_size, b.chrome_size) >= MIN_FOREIGN_CHROME
+        and jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
+    )
+
+
+def same_site(url_a: str | None, url_b: str | None) -> bool | None:
+    """Whether two URLs are on one host (``www.`` aside); None when either is no URL."""
+    from urllib.parse import urlsplit
+
+    hosts = []
+    for url in (url_a, url_b):
+        try:
+            host = urlsplit(url).hostname if url else None
+        except ValueError:
+            host = None
+        if not host:
+            return None
+        hosts.append(host.removeprefix("www."))
+    return hosts[0] == hosts[1]

@@ -77,11 +77,11 @@ HELD_TOTAL = 100_000
 def mark_not_content(response: Response) -> None:
     """Say that ``response`` is not content (a ban page, a login form, an interstitial).
 
-    Call it from a callback, or from a downloader middleware that runs before this one
-    (priority above 540): the page is not fingerprinted, or, when it was, it is taken back out of
-    the index once its callback is done, and the pages dropped as its duplicates are fetched
-    again. A callback that retries its own response with ``get_retry_request`` needs nothing
-    more: a retried page is taken back out the same way.
+    Call it from a callback: once the callback is done the page is taken back out of the index
+    and the pages dropped as its duplicates are fetched again; request the page again yourself
+    if you want its content (``get_retry_request`` alone does both: a retried page is taken back
+    out the same way). From a downloader middleware that runs before this one (priority above
+    540) it keeps the page from being fingerprinted at all.
     """
     response.meta[META_NOT_CONTENT] = True
 
@@ -118,6 +118,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
 
     def process_request(self, request: Request, spider: Any = None) -> None:
         """A request that retries a kept page says that page was no content: withdraw it."""
+        # a retry copies the meta of the response it retries: its answer is new, unmarked
+        request.meta.pop(META_NOT_CONTENT, None)
         if request.meta.get("retry_times") and META_KEY in request.meta:
             key = request.meta.pop(META_KEY)  # this copy's: the retry is checked afresh
             self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
@@ -143,6 +145,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
             again = request.replace(dont_filter=True)
             again.meta[META_REFETCHES] = again.meta.get(META_REFETCHES, 0) + 1
             self.crawler.stats.inc_value("simhash/pages/refetched")
+            self.dedup.session.record_duplicate("page", request.url, key, None, refetched=True)
             engine.crawl(again)
 
     def _hold(self, request: Request, key: str) -> None:

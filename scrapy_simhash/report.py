@@ -69,11 +69,13 @@ class DuplicateReport:
                 self.discard()
                 raise
 
-    def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None) -> None:
+    def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None,
+              **flags: bool) -> None:
         if self._file is None:
             self.open()
         assert self._file is not None
-        row = {"kind": kind, "url": url, "duplicate_of": duplicate_of, "distance": distance}
+        row = {"kind": kind, "url": url, "duplicate_of": duplicate_of, "distance": distance,
+               **flags}
         self.rows += 1
         self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
@@ -200,16 +202,17 @@ class CrawlSession:
         return True
 
     def record_duplicate(
-        self, kind: str, url: str, duplicate_of: str | None, distance: int | None
+        self, kind: str, url: str, duplicate_of: str | None, distance: int | None, **flags: bool
     ) -> None:
-        """A row of the report. If the file cannot be written (a full disk, say), this crawl's
-        report is given up: logged once, counted in ``simhash/report/errors``, the previous
-        report left as it was, and the crawl goes on."""
+        """A row of the report (``flags``: ``dry_run`` for a drop SIMHASH_DRY_RUN did not make,
+        ``refetched`` for a drop taken back: the page is fetched again). If the file cannot be
+        written (a full disk, say), this crawl's report is given up: logged once, counted in
+        ``simhash/report/errors``, the previous report left as it was, and the crawl goes on."""
         report = self.report
         if report is None:
             return
         try:
-            report.write(kind, url, duplicate_of, distance)
+            report.write(kind, url, duplicate_of, distance, **flags)
         except OSError as error:
             self.report = None
             report.discard()
@@ -296,10 +299,16 @@ def summary_line(stats: dict) -> str:
             continue
         unchecked_drops = count(f"{namespace}/dropped/index_error")
         unchecked_keeps = count(f"{namespace}/kept/index_error")
-        text = (
-            f"{namespace} {checked} checked, {count(f'{namespace}/dropped') - unchecked_drops} "
-            "dropped as near-duplicates"
-        )
+        dropped = count(f"{namespace}/dropped") - unchecked_drops
+        dry_run = count(f"{namespace}/dropped/dry_run")
+        text = f"{namespace} {checked} checked, "
+        if dry_run:
+            text += f"{dry_run} would be dropped as near-duplicates (SIMHASH_DRY_RUN: none was)"
+        else:
+            text += f"{dropped} dropped as near-duplicates"
+        refetched = count(f"{namespace}/refetched")
+        if refetched:
+            text += f" ({refetched} fetched again: what they duplicated was no content)"
         if unchecked_drops:
             text += f", {unchecked_drops} dropped unchecked (index errors)"
         text += f", {count(f'{namespace}/kept')} kept"
@@ -314,6 +323,9 @@ def summary_line(stats: dict) -> str:
         if checked:
             text += f", {1000 * seconds / checked:.2f} ms each"
         text += f"; index holds {count(f'index/{namespace}/size')}"
+        withdrawn = count(f"{namespace}/withdrawn")
+        if withdrawn:
+            text += f" ({withdrawn} withdrawn as no content)"
         parts.append(text)
     errors = count("index/errors")
     if errors:

@@ -432,3 +432,29 @@ def test_is_near_duplicate_of_documents_a_crawl_never_parses_is_false():
     huge = page(ARTICLE_EN, extra=f"<!-- {'x' * 10 * 1024 * 1024} -->")
     assert not is_near_duplicate(huge, huge)
     assert is_near_duplicate(page(ARTICLE_EN), page(ARTICLE_EN))  # the same article, parsed
+
+
+SHOP_INTRO = (
+    "Welcome to our garden furniture collection. Every chair, table and bench in this category "
+    "is made from sustainably sourced hardwood, treated against weather and delivered free of "
+    "charge within five working days. Browse the products below, compare prices and materials, "
+    "and contact our team if you need advice on sizes or care."
+)
+
+
+def shop_page(n: int, names: list[str], footer: str = "") -> str:
+    rows = "".join(f"<li><a href='/p/{n}{k}'>{name}</a> <span>EUR {100 + n * 37 + k * 11}.00"
+                   "</span></li>" for k, name in enumerate(names))
+    return (f"<html><head><title>Garden furniture - page {n}</title></head><body><main>"
+            f"<h1>Garden furniture</h1><p>{SHOP_INTRO}</p><ul>{rows}</ul></main>{footer}"
+            "</body></html>")
+
+
+def test_pages_of_one_listing_with_other_products_are_distinct():
+    one = shop_page(1, ["Hazel stool", "Alder shelf", "Spruce planter", "Fir lounger", "Yew bench"])
+    two = shop_page(2, ["Rowan table", "Sycamore chair", "Olive planter", "Willow stool", "Maple"])
+    assert not is_near_duplicate(one, two)
+    assert not is_near_duplicate(one, two, url_a="https://shop.example/garden?page=1",
+                                 url_b="https://shop.example/garden?page=2")
+    assert is_near_duplicate(one, one, url_a="https://shop.example/garden?page=1",
+                             url_b="https://shop.example/garden?page=1&utm_source=x")

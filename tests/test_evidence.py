@@ -99,8 +99,9 @@ def test_short_texts_of_one_template_with_other_data_are_distinct():
     throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"
     assert ev.confirms(short(SHELL, chair), short(SHELL, chair))
     assert not ev.confirms(short(SHELL, chair), short(SHELL, throw))
-    # the same short text in two sites' templates, with nothing else in common, is the same
-    assert ev.confirms(short(SHELL, chair), short(SHELL, "Read more stories", OTHER_CHROME))
+    # the same short text on two sites, with nothing else in common, is the same
+    assert ev.confirms(short(SHELL, chair), short(SHELL, "Read more stories", OTHER_CHROME),
+                       same_site=False)
     # nothing beside the text on one of them: a print version
     assert ev.confirms(short(SHELL, chair), short(SHELL, ""))
     assert not ev.confirms(short(SHELL, chair), ev.of_text(SHELL))  # a short and a long one
@@ -138,3 +139,28 @@ def test_is_duplicate_needs_the_evidence_as_well_as_the_distance(detector):
     assert not detector.is_duplicate(a, other)
     # the bare fingerprints still compare by distance alone (the library's own contract)
     assert detector.is_duplicate(a.signature, b.signature)
+
+
+def test_the_same_short_text_in_two_templates_is_one():
+    chair = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm. Price"
+    other_site = short(SHELL, "Read more stories from our partners today, tomorrow and every "
+                                "weekend in our printed edition", OTHER_CHROME)
+    assert ev.confirms(short(SHELL, chair), other_site, same_site=False)
+    # on one host, or hosts unknown, the chromes must tell two templates (these are too small)
+    assert not ev.confirms(short(SHELL, chair), other_site, same_site=True)
+    shop_chrome = ("Lumen Home sells lighting, furniture and homeware. Sign in to your account, "
+                   "see your wishlist or open your basket. Delivery, returns and our guarantee.")
+    paper_chrome = ("The Daily Ledger has printed news, sport, weather and puzzles since 1851. "
+                    "Subscribe today, read the letters to the editor and the obituaries.")
+    assert ev.confirms(short(SHELL, chair, shop_chrome),
+                       short(SHELL, "Read more stories", paper_chrome), same_site=True)
+    # pages of unknown sites with hardly any chrome tell nothing of their templates
+    throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"
+    assert not ev.confirms(short(SHELL, chair, ""), short(SHELL, throw, ""))
+
+
+def test_same_site_compares_hosts():
+    assert ev.same_site("https://www.a.example/x", "http://a.example/y") is True
+    assert ev.same_site("https://a.example/x", "https://b.example/x") is False
+    assert ev.same_site("item-3", "https://a.example/x") is None
+    assert ev.same_site(None, "https://a.example/x") is None

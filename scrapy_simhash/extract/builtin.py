@@ -727,11 +727,11 @@ class Extraction:
         share = min(1.0, len(self.text) / visible)
         return share if self.is_article else share / 2
 
-    def page_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
-        """All visible text of the page, one block per line (the title first)."""
+    def page_text(self, max_chars: int = DEFAULT_MAX_CHARS, titled: bool = True) -> str:
+        """All visible text of the page, one block per line (the title first, if ``titled``)."""
         if self.page is None:
             return self.text
-        return self._joined(self.page.block_text, max_chars)
+        return self._joined(self.page.block_text, max_chars, titled)
 
     def region_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """The text of the run of blocks the main text was chosen from (its link lists and

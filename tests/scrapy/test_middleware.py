@@ -417,3 +417,22 @@ def test_a_page_its_callback_marks_not_content_is_withdrawn_after_the_callback(b
     list(spider_middleware.process_spider_output(first, callback(first)))
     assert stats.get_value("simhash/pages/withdrawn") == 1
     assert [r.url for r in engine.crawled] == ["http://a.test/2"]
+
+
+def test_the_retry_of_a_page_marked_not_content_is_checked_again(build):
+    from scrapy.downloadermiddlewares.retry import get_retry_request
+
+    from scrapy_simhash.middleware import mark_not_content
+
+    middleware, stats = build()
+    middleware.crawler.engine = _Engine()
+    first = ban_page("http://a.test/1")
+    process(middleware, first)
+    mark_not_content(first)  # the callback's verdict, then its retry: a copy of the meta
+    retry = get_retry_request(first.request, spider=middleware.crawler.spider, reason="ban")
+    middleware.process_request(retry)
+    answer = page("http://a.test/1", ARTICLE)
+    answer.request.meta.update(retry.meta)
+    assert process(middleware, answer) is answer
+    assert stats.get_value("simhash/pages/skipped/not_content") is None
+    assert stats.get_value("simhash/pages/kept") == 2

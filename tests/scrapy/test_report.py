@@ -126,3 +126,19 @@ def test_a_report_that_cannot_be_written_mid_crawl_is_given_up_once(tmp_path, ca
     assert crawler.stats.get_value("simhash/report/errors") == 1
     assert path.read_text() == "previous crawl\n"
     assert [p.name for p in tmp_path.iterdir()] == ["dups.jsonl"]  # the temporary file is gone
+
+
+def test_the_summary_says_what_a_dry_run_would_drop_and_what_was_fetched_again():
+    from scrapy_simhash.report import summary_line
+
+    stats = {"simhash/pages/checked": 10, "simhash/pages/dropped": 4, "simhash/pages/kept": 6,
+             "simhash/pages/dropped/dry_run": 4, "simhash/index/pages/size": 6}
+    assert "4 would be dropped as near-duplicates (SIMHASH_DRY_RUN: none was)" in summary_line(
+        stats)
+    stats = {"simhash/pages/checked": 10, "simhash/pages/dropped": 4, "simhash/pages/kept": 6,
+             "simhash/pages/refetched": 3, "simhash/pages/withdrawn": 1,
+             "simhash/index/pages/size": 5}
+    line = summary_line(stats)
+    assert ("4 dropped as near-duplicates (3 fetched again: what they duplicated was no "
+            "content)") in line
+    assert "index holds 5 (1 withdrawn as no content)" in line
