@@ -30,9 +30,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from scrapy_simhash import evidence as ev
-from scrapy_simhash.features import normalize
 from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.simhash import hamming_distance
+from scrapy_simhash.text.normalize import normalize
 
 ALGORITHMS = ("simhash", "minhash", "ksentence", "exact")
 DEFAULT_ALGORITHM = "simhash"

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from speedups import compiled_module, require_built
 
-from scrapy_simhash import features
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.simhash import POLY_BASE, segment_hashes
+from scrapy_simhash.text import chinese, hashing, normalize, tokenize
 
 _jieba = compiled_module("scrapy_simhash._jieba")
 HAN_RUN = re.compile("([\u4e00-\u9fd5]+)")
@@ -48,7 +48,7 @@ def _reference(text: str) -> bytes:
 @pytest.fixture(scope="module")
 def cut():
     require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
-    compiled = features._compiled_cut()
+    compiled = chinese._compiled_cut()
     assert compiled is not None
     return compiled
 
@@ -132,7 +132,7 @@ def test_equals_jieba_and_rjieba_on_every_corpus_page(cut, corpora_root):
             joined = cut.joined(text)
             assert joined == _reference(text), page.id
             assert joined == "\n".join(rjieba.cut(text, True)).encode(), page.id
-            assert features._segment(runs) == rjieba.cut(text, True), page.id
+            assert chinese._segment(runs) == rjieba.cut(text, True), page.id
             checked += len(text)
     assert checked > 500_000
 
@@ -147,7 +147,7 @@ def test_equals_jieba_on_runs_of_frequent_characters(runs):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet=FREQUENT, max_size=30), min_size=1, max_size=4))
 def test_segmenting_runs_gives_jiebas_tokens_of_the_runs_joined_by_newlines(runs):
-    assert features._segment(runs) == jieba.lcut("\n".join(runs))
+    assert chinese._segment(runs) == jieba.lcut("\n".join(runs))
 
 
 @settings(max_examples=300, deadline=None)
@@ -170,10 +170,10 @@ def test_split_cut_equals_the_regular_expression_split(text):
 def test_split_hashes_are_the_hashes_of_split_cuts_tokens(text):
     cut = _jieba_cut()
     rest, tokens = cut.split_cut(text)
-    hashed_rest, hashed = cut.split_hashes(text, POLY_BASE, features.MAX_TOKEN_CHARS)
+    hashed_rest, hashed = cut.split_hashes(text, POLY_BASE, tokenize.MAX_TOKEN_CHARS)
     data = np.frombuffer(tokens, dtype=np.uint8)
-    starts, ends = features._token_bounds(data != ord("\n"))
-    short = (ends - starts) // 3 <= features.MAX_TOKEN_CHARS
+    starts, ends = normalize._token_bounds(data != ord("\n"))
+    short = (ends - starts) // 3 <= tokenize.MAX_TOKEN_CHARS
     assert hashed_rest == rest
     assert np.frombuffer(hashed, dtype=np.uint64).tolist() == segment_hashes(
         data, starts[short], ends[short]
@@ -195,9 +195,9 @@ def test_fingerprint_counts_do_not_depend_on_the_build(cut, corpora_root):
         text = page.truth_text or ""
         if not HAN_RUN.search(text):
             continue
-        compiled = features.token_hash_counts(text)
-        with mock.patch.object(features, "_compiled_cut", lambda: None):
-            fallback = features.token_hash_counts(text)
+        compiled = hashing.token_hash_counts(text)
+        with mock.patch.object(chinese, "_compiled_cut", lambda: None):
+            fallback = hashing.token_hash_counts(text)
         assert compiled[0].tolist() == fallback[0].tolist(), page.id
         assert compiled[1].tolist() == fallback[1].tolist(), page.id
         checked += 1
@@ -211,7 +211,7 @@ def test_refuses_what_is_not_a_han_run(cut):
 
 def _jieba_cut():
     require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
-    return features._compiled_cut()
+    return chinese._compiled_cut()
 
 
 def test_a_projects_own_jieba_dictionary_does_not_change_the_cut(tmp_path):
@@ -219,17 +219,17 @@ def test_a_projects_own_jieba_dictionary_does_not_change_the_cut(tmp_path):
     (the crawl's workers never see that call, so following it would split one crawl's bits)."""
     require_built(_jieba, "scrapy_simhash._jieba", "rjieba")
     text = "北京是中华人民共和国的首都，也是全国的政治中心和文化中心。"
-    expected = features.tokenize(text)
+    expected = tokenize.tokenize(text)
     own = tmp_path / "own_dict.txt"
     own.write_text("中华人民共和国的首 100 n\n全国的政 100 n\n", encoding="utf-8")
     previous = jieba.dt.dictionary
-    features._compiled_cut.cache_clear()
+    chinese._compiled_cut.cache_clear()
     try:
         jieba.set_dictionary(str(own))
-        assert features.tokenize(text) == expected
+        assert tokenize.tokenize(text) == expected
     finally:
         jieba.dt.dictionary = previous
-        features._compiled_cut.cache_clear()
+        chinese._compiled_cut.cache_clear()
 
 
 
@@ -239,18 +239,18 @@ def test_the_tables_are_read_from_jiebas_files_without_importing_it(monkeypatch)
     with jieba.get_module_res(jieba.DEFAULT_DICT_NAME) as dictionary:
         expected = (dictionary.read(), prob_start.P, prob_trans.P, prob_emit.P)
     read = []
-    module_from_file = features._module_from_file
-    monkeypatch.setattr(features, "_module_from_file",
+    module_from_file = chinese._module_from_file
+    monkeypatch.setattr(chinese, "_module_from_file",
                         lambda path: read.append(path.name) or module_from_file(path))
     monkeypatch.delitem(sys.modules, "jieba")  # as in a crawl's or a worker's own process
-    assert features._jieba_tables() == expected
+    assert chinese._jieba_tables() == expected
     assert read == ["prob_start.py", "prob_trans.py", "prob_emit.py"]
     assert "jieba" not in sys.modules  # (its pkg_resources import: ~0.15 s of a start-up)
 
 
 def test_the_tables_come_from_jieba_itself_when_its_files_cannot_be_found(monkeypatch):
-    expected = features._jieba_tables()
+    expected = chinese._jieba_tables()
     monkeypatch.delitem(sys.modules, "jieba")
-    monkeypatch.setattr(features.importlib.util, "find_spec", lambda name: None)
-    assert features._jieba_tables() == expected
+    monkeypatch.setattr(chinese.importlib.util, "find_spec", lambda name: None)
+    assert chinese._jieba_tables() == expected
     assert "jieba" in sys.modules  # imported after all

@@ -15,33 +15,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_simhash import Fingerprinter
-from scrapy_simhash import features as feat
 from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import string_hashes
+from scrapy_simhash.text import chinese, hashing, normalize, tokenize, weights
 
 jieba.setLogLevel(logging.WARNING)
 JIEBA_RANGE = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FD5)
 
 
 def test_normalize_folds_width_case_and_space():
-    assert feat.normalize("  ＡＢＣ\u3000Straße\n\tTEXT ") == "abc strasse text"
+    assert normalize.normalize("  ＡＢＣ\u3000Straße\n\tTEXT ") == "abc strasse text"
 
 
 def test_mixed_script_tokens_in_order_without_stop_words_and_punctuation():
-    tokens = feat.tokenize("The iPhone 15 在北京发布了，售价 5999 元! It's fast.")
+    tokens = tokenize.tokenize("The iPhone 15 在北京发布了，售价 5999 元! It's fast.")
     assert tokens == ["iphone", "15", "北京", "发布", "售价", "5999", "元", "fast"]
 
 
 def test_unsegmented_mode_gives_one_token_per_ideograph():
-    assert feat.tokenize("数据 crawler", segment_chinese=False) == ["数", "据", "crawler"]
+    assert tokenize.tokenize("数据 crawler", segment_chinese=False) == ["数", "据", "crawler"]
 
 
 def test_rare_ideographs_are_single_tokens():
-    assert feat.tokenize("北京㐀𠀀天安门") == ["北京", "㐀", "𠀀", "天安门"]
+    assert tokenize.tokenize("北京㐀𠀀天安门") == ["北京", "㐀", "𠀀", "天安门"]
 
 
 def test_traditional_folding_uses_opencc():
-    assert feat.normalize("漢字簡體轉換", fold_traditional=True) == "汉字简体转换"
+    assert normalize.normalize("漢字簡體轉換", fold_traditional=True) == "汉字简体转换"
 
 
 def jieba_reference(runs: list[str]) -> list[str]:
@@ -51,7 +51,7 @@ def jieba_reference(runs: list[str]) -> list[str]:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(alphabet=JIEBA_RANGE, min_size=1, max_size=40), min_size=1, max_size=6))
 def test_segmenting_all_runs_at_once_matches_jieba_run_by_run(runs):
-    assert feat.raw_tokens("，".join(runs)) == jieba_reference(runs)
+    assert tokenize.raw_tokens("，".join(runs)) == jieba_reference(runs)
 
 
 def test_segmenter_matches_jieba_on_real_chinese_text(corpora_root):
@@ -59,13 +59,13 @@ def test_segmenter_matches_jieba_on_real_chinese_text(corpora_root):
     for page in iter_pages(["chinese-web-content-extraction"], with_truth_text=True,
                            root=corpora_root):
         runs = re.findall("[\u4e00-\u9fd5]+", page.truth_text)
-        assert feat.raw_tokens("。".join(runs)) == jieba_reference(runs), page.id
+        assert tokenize.raw_tokens("。".join(runs)) == jieba_reference(runs), page.id
         checked += len(runs)
     assert checked > 1000
 
 
 def test_words_and_chinese_keep_their_order():
-    assert feat.raw_tokens("alpha 北京 beta_gamma “quoted” 天安门 x") == [
+    assert tokenize.raw_tokens("alpha 北京 beta_gamma “quoted” 天安门 x") == [
         "alpha", "北京", "beta", "gamma", "quoted", "天安门", "x"
     ]
 
@@ -73,26 +73,26 @@ def test_words_and_chinese_keep_their_order():
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_tokenize_never_raises_on_any_unicode(text):
-    tokens = feat.tokenize(text)
-    assert all(t and feat.is_content_token(t) for t in tokens)
+    tokens = tokenize.tokenize(text)
+    assert all(t and tokenize.is_content_token(t) for t in tokens)
 
 
 def test_shingles_and_char_ngrams():
-    assert feat.word_shingles(["a1", "b2", "c3", "d4"], 3) == ["a1 b2 c3", "b2 c3 d4"]
-    assert feat.word_shingles(["a1"], 3) == ["a1"]
-    assert feat.char_ngrams(["ab", "cd"], 3) == ["abc", "bcd"]
+    assert tokenize.word_shingles(["a1", "b2", "c3", "d4"], 3) == ["a1 b2 c3", "b2 c3 d4"]
+    assert tokenize.word_shingles(["a1"], 3) == ["a1"]
+    assert tokenize.char_ngrams(["ab", "cd"], 3) == ["abc", "bcd"]
 
 
 def test_weightings():
     items = ["x", "x", "x", "y"]
-    assert feat.weigh(items, "tf") == {"x": 3, "y": 1}
-    assert feat.weigh(items, "logtf") == {"x": 1 + math.log(3), "y": 1.0}
-    tfidf = feat.weigh(["数据", "数据", "的的的的"], "tfidf")
-    table, median = feat._idf_table()
+    assert weights.weigh(items, "tf") == {"x": 3, "y": 1}
+    assert weights.weigh(items, "logtf") == {"x": 1 + math.log(3), "y": 1.0}
+    tfidf = weights.weigh(["数据", "数据", "的的的的"], "tfidf")
+    table, median = weights._idf_table()
     assert tfidf["数据"] == 2 * table["数据"]
     assert tfidf["的的的的"] == median
     with pytest.raises(ValueError, match="weighting must be one of"):
-        feat.weigh(items, "bm25")
+        weights.weigh(items, "bm25")
 
 
 COUNTED = "ab 1_北京天安门数据㐀𠀀\U0002ebf0，。é'Ｆ\n"  # \U0002ebf0: CJK Extension I
@@ -101,9 +101,9 @@ COUNTED = "ab 1_北京天安门数据㐀𠀀\U0002ebf0，。é'Ｆ\n"  # \U0002e
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(COUNTED), max_size=80))
 def test_counting_equals_counting_the_token_list(text):
-    assert feat.count_tokens(text) == Counter(feat.tokenize(text))
-    assert feat.count_tokens(text, segment_chinese=False) == Counter(
-        feat.tokenize(text, segment_chinese=False)
+    assert tokenize.count_tokens(text) == Counter(tokenize.tokenize(text))
+    assert tokenize.count_tokens(text, segment_chinese=False) == Counter(
+        tokenize.tokenize(text, segment_chinese=False)
     )
 
 
@@ -122,7 +122,7 @@ def truth_pages(root, sources=TRUTH_SOURCES, minimum=150):
 
 def test_counting_equals_counting_the_token_list_on_real_text(corpora_root):
     for page in truth_pages(corpora_root, TRUTH_SOURCES[:2], minimum=40):
-        assert feat.count_tokens(page.truth_text) == Counter(feat.tokenize(page.truth_text))
+        assert tokenize.count_tokens(page.truth_text) == Counter(tokenize.tokenize(page.truth_text))
 
 
 def hashed(counts: Counter[str]) -> dict[int, int]:
@@ -132,7 +132,7 @@ def hashed(counts: Counter[str]) -> dict[int, int]:
 
 
 def hash_counts(text: str, **options: bool) -> dict[int, int]:
-    hashes, counts = feat.token_hash_counts(text, **options)
+    hashes, counts = hashing.token_hash_counts(text, **options)
     assert list(hashes) == sorted(hashes)
     return dict(zip(hashes.tolist(), counts.tolist(), strict=True))
 
@@ -149,7 +149,7 @@ MIXED = st.sampled_from(
 def test_hashing_words_from_bytes_equals_counting_strings(text):
     """The byte-level path gives exactly count_tokens, whatever the script or oddity."""
     for options in ({}, {"segment_chinese": False}):
-        assert hash_counts(text, **options) == hashed(feat.count_tokens(text, **options))
+        assert hash_counts(text, **options) == hashed(tokenize.count_tokens(text, **options))
 
 
 @pytest.mark.parametrize("text", [
@@ -159,20 +159,21 @@ def test_hashing_words_from_bytes_equals_counting_strings(text):
     "ＴＨＥ Ｆｕｌｌｗｉｄｔｈ words and Straße in 中文 text",
 ])
 def test_hashing_edge_cases_equal_counting_strings(text):
-    assert hash_counts(text) == hashed(feat.count_tokens(text))
+    assert hash_counts(text) == hashed(tokenize.count_tokens(text))
     assert hash_counts(text, fold_traditional=True) == hashed(
-        feat.count_tokens(text, fold_traditional=True)
+        tokenize.count_tokens(text, fold_traditional=True)
     )
 
 
 def test_hashing_equals_counting_on_real_text(corpora_root):
     for page in truth_pages(corpora_root):
-        assert hash_counts(page.truth_text) == hashed(feat.count_tokens(page.truth_text)), page.id
+        expected = hashed(tokenize.count_tokens(page.truth_text))
+        assert hash_counts(page.truth_text) == expected, page.id
 
 
 def batch_counts(texts: list[str], **options: bool) -> list[dict[int, int]]:
     """token_hash_batch's occurrences, counted per text."""
-    hashes, numbers = feat.token_hash_batch(texts, **options)
+    hashes, numbers = hashing.token_hash_batch(texts, **options)
     assert list(numbers) == sorted(numbers)
     out: list[Counter[int]] = [Counter() for _ in texts]
     for h, number in zip(hashes.tolist(), numbers.tolist(), strict=True):
@@ -229,26 +230,26 @@ def test_quick_fold_equals_fold(text, fold_traditional):
     including next to combining marks that compose with what they become (＝ + U+0338)."""
     if fold_traditional:  # OpenCC cannot encode lone surrogates (either path)
         text = text.replace("\ud800", "")
-    assert feat._fold_quick(text, fold_traditional) == feat._fold(text, fold_traditional)
+    assert normalize._fold_quick(text, fold_traditional) == normalize._fold(text, fold_traditional)
 
 
 @settings(max_examples=50, deadline=None)
 @given(st.sets(st.integers(0, 2**64 - 1), max_size=600),
        st.lists(st.integers(0, 2**64 - 1), max_size=50))
 def test_hash_set_holds_its_members_and_nothing_else(members, others):
-    table = feat._HashSet(np.array(sorted(members), dtype=np.uint64))
+    table = hashing._HashSet(np.array(sorted(members), dtype=np.uint64))
     probe = np.array(sorted(members) + others + [0, 2**64 - 1], dtype=np.uint64)
     assert table.holds(probe).tolist() == [int(h) in members for h in probe.tolist()]
 
 
 def test_stop_word_table_matches_the_sorted_stop_word_hashes():
-    stop = feat._stop_word_hashes()
+    stop = hashing._stop_word_hashes()
     words = string_hashes(["the", "的", "scrapy", "北京", "and", "数据"])
-    assert feat._stop_word_table().holds(words).tolist() == np.isin(words, stop).tolist()
-    assert feat._stop_word_table().holds(stop).all()
+    assert hashing._stop_word_table().holds(words).tolist() == np.isin(words, stop).tolist()
+    assert hashing._stop_word_table().holds(stop).all()
 
 
-STABLE_CHARS = [chr(c) for c in np.flatnonzero(feat._fold_traits() & feat._STABLE)[::97]]
+STABLE_CHARS = [chr(c) for c in np.flatnonzero(hashing._fold_traits() & hashing._STABLE)[::97]]
 
 
 @settings(max_examples=300, deadline=None)
@@ -261,18 +262,20 @@ def test_texts_read_from_their_bytes_give_the_folded_texts_tokens(texts):
 
 
 def test_fold_traits_mark_what_folding_leaves_alone():
-    traits = feat._fold_traits()
-    stable = {chr(c) for c in np.flatnonzero(traits & feat._STABLE)}
+    traits = hashing._fold_traits()
+    stable = {chr(c) for c in np.flatnonzero(traits & hashing._STABLE)}
     assert {"a", "Z", "é", "北", "，", "…", "\u00a0", "。"} <= stable
     assert not {"É", "ß", "\u0301", "ﬁ", "１", "⼀", "㐀", "Σ", "\u1161", "🙂"} & stable
-    assert traits[ord("北")] & feat._HAN and not traits[ord("é")] & feat._HAN
+    assert traits[ord("北")] & hashing._HAN and not traits[ord("é")] & hashing._HAN
 
 
 def _reference_kinds() -> np.ndarray:
     """_code_point_kinds by its definition: _WORD's and _ANY_CJK's runs over every code point."""
-    everything = feat._every_code_point()
+    everything = hashing._every_code_point()
     kinds = np.zeros(0x110000, dtype=np.uint8)
-    for pattern, kind in ((feat._WORD, feat._LETTER_OR_DIGIT), (feat._ANY_CJK_RUN, feat._CJK)):
+    for pattern, kind in (
+        (tokenize._WORD, hashing._LETTER_OR_DIGIT), (chinese._ANY_CJK_RUN, hashing._CJK)
+    ):
         for match in pattern.finditer(everything):
             kinds[match.start():match.end()] = kind
     return kinds
@@ -292,7 +295,7 @@ def _reference_traits(kinds: np.ndarray) -> np.ndarray:
         code = ord(char)
         return (unicodedata.normalize("NFKC", char) == char and char.casefold() == char
                 and unicodedata.combining(char) == 0 and code not in seconds
-                and (kinds[code] != feat._CJK or 0x4E00 <= code <= 0x9FD5))
+                and (kinds[code] != hashing._CJK or 0x4E00 <= code <= 0x9FD5))
 
     traits = np.zeros(0x110000, dtype=np.uint8)
     for code in range(0x10000):
@@ -300,12 +303,14 @@ def _reference_traits(kinds: np.ndarray) -> np.ndarray:
             continue
         char = chr(code)
         if code < 0x80 or unchanged(char):
-            traits[code] = feat._STABLE
-        elif kinds[code] == feat._OTHER:
+            traits[code] = hashing._STABLE
+        elif kinds[code] == hashing._OTHER:
             image = unicodedata.normalize("NFKC", char)
-            if image != char and all(kinds[ord(c)] == feat._OTHER and unchanged(c) for c in image):
-                traits[code] = feat._STABLE
-    traits[0x4E00:0x9FD6] |= feat._HAN
+            if image != char and all(
+                kinds[ord(c)] == hashing._OTHER and unchanged(c) for c in image
+            ):
+                traits[code] = hashing._STABLE
+    traits[0x4E00:0x9FD6] |= hashing._HAN
     return traits
 
 
@@ -314,15 +319,15 @@ def test_the_code_point_tables_match_their_definitions():
     plane, NFD-unchanged ranges passed over); on this Python's Unicode data they must equal
     the straightforward per-character definitions, bit for bit."""
     kinds = _reference_kinds()
-    assert np.array_equal(feat._code_point_kinds(), kinds)
-    assert np.array_equal(feat._fold_traits(), _reference_traits(kinds))
+    assert np.array_equal(hashing._code_point_kinds(), kinds)
+    assert np.array_equal(hashing._fold_traits(), _reference_traits(kinds))
 
 
 def test_ideographs_newer_than_pythons_unicode_tables_are_tokens_everywhere():
     """CJK Extension I (Unicode 15.1) is not ``isalnum()`` on Python 3.11: still a token."""
     text = "\U0002ebf0\U0002ebf1 北京 data"
-    assert feat.tokenize(text) == ["\U0002ebf0", "\U0002ebf1", "北京", "data"]
-    assert Counter(feat.tokenize(text)) == feat.count_tokens(text)
+    assert tokenize.tokenize(text) == ["\U0002ebf0", "\U0002ebf1", "北京", "data"]
+    assert Counter(tokenize.tokenize(text)) == tokenize.count_tokens(text)
 
 
 @pytest.mark.parametrize(("text", "words"), [
@@ -334,17 +339,17 @@ def test_ideographs_newer_than_pythons_unicode_tables_are_tokens_everywhere():
 def test_combining_marks_do_not_break_words(text, words):
     """Vowel signs, viramas and points are marks, which ``\\w`` leaves out: words of these
     scripts are whole tokens on every path, not runs of consonants."""
-    assert feat.tokenize(text) == words
-    assert feat.count_tokens(text) == Counter(words)
+    assert tokenize.tokenize(text) == words
+    assert tokenize.count_tokens(text) == Counter(words)
     assert hash_counts(text) == hashed(Counter(words))
 
 
 def test_traditional_folding_keeps_lone_surrogates():
     """A broken JSON escape gives a lone surrogate; folding converts the text around it."""
     text = "數據 \ud83d 學習"
-    assert feat.traditional_to_simplified(text) == "数据 \ud83d 学习"
-    assert feat.count_tokens(text, fold_traditional=True) == Counter(
-        feat.tokenize(text, fold_traditional=True)
+    assert normalize.traditional_to_simplified(text) == "数据 \ud83d 学习"
+    assert tokenize.count_tokens(text, fold_traditional=True) == Counter(
+        tokenize.tokenize(text, fold_traditional=True)
     ) == Counter(["数据", "学习"])
 
 
@@ -381,14 +386,15 @@ def test_long_runs_of_marks_are_cut_by_grapheme_joiners(marks):
     run = (ZALGO * marks)[:marks]
     text = f"Some words here. a{run} more words."
     joined = f"Some words here. a{with_joiners(run)} more words."
-    assert feat._stream_safe(text) == joined
-    assert feat._fold(text, False) == feat._fold(joined, False) == feat._fold(text, False)
-    assert feat._fold_quick(text, False) == feat._fold(text, False)
-    assert non_starter_run(feat._fold(text, False)) <= 30
-    assert feat.normalize(text) == unicodedata.normalize("NFKC", joined).casefold()
-    words = feat.tokenize(text)
-    assert words == feat.tokenize(joined) == feat.tokenize(text)
-    assert feat.count_tokens(text) == Counter(words)
+    assert normalize._stream_safe(text) == joined
+    fold = normalize._fold
+    assert fold(text, False) == fold(joined, False) == fold(text, False)
+    assert normalize._fold_quick(text, False) == normalize._fold(text, False)
+    assert non_starter_run(normalize._fold(text, False)) <= 30
+    assert normalize.normalize(text) == unicodedata.normalize("NFKC", joined).casefold()
+    words = tokenize.tokenize(text)
+    assert words == tokenize.tokenize(joined) == tokenize.tokenize(text)
+    assert tokenize.count_tokens(text) == Counter(words)
     assert hash_counts(text) == hashed(Counter(words))
     assert batch_counts([text, "filler words", text]) == [
         hash_counts(t) for t in (text, "filler words", text)
@@ -397,10 +403,10 @@ def test_long_runs_of_marks_are_cut_by_grapheme_joiners(marks):
     assert fingerprint(text) == fingerprint(joined) == fingerprint(text)
     without = "Some words here. more words."
     if marks > 40:  # an over-long token, as without the joiners
-        assert words == feat.tokenize(without) == ["words", "words"]
+        assert words == tokenize.tokenize(without) == ["words", "words"]
         assert fingerprint(text) == fingerprint(without)
     else:
-        assert words == ["words", feat._fold(f"a{run}", False), "words"]
+        assert words == ["words", normalize._fold(f"a{run}", False), "words"]
 
 
 @pytest.mark.parametrize("text", [
@@ -418,14 +424,14 @@ def test_nfkc_never_sees_more_than_thirty_non_starters(text, monkeypatch):
         assert seen[-1] <= 30, f"NFKC given a run of {seen[-1]} non-starters"
         return NORMALIZE(form, text)
 
-    monkeypatch.setattr(feat.unicodedata, "normalize", bounded)
+    monkeypatch.setattr(normalize.unicodedata, "normalize", bounded)
     for options in ({}, {"segment_chinese": False}, {"fold_traditional": True}):
-        feat.tokenize(text, **options)
-        feat.count_tokens(text, **options)
-        feat.token_hash_counts(text, **options)
-        feat.token_hash_batch([text, "filler words", text], **options)
+        tokenize.tokenize(text, **options)
+        tokenize.count_tokens(text, **options)
+        hashing.token_hash_counts(text, **options)
+        hashing.token_hash_batch([text, "filler words", text], **options)
     for fold_traditional in (False, True):
-        feat.normalize(text, fold_traditional=fold_traditional)
+        normalize.normalize(text, fold_traditional=fold_traditional)
     for tokenizer in ("auto", "words"):
         Fingerprinter(tokenizer=tokenizer).fingerprint_text(text)
         Fingerprinter(tokenizer=tokenizer).fingerprint_many([text, "filler words"])
@@ -437,13 +443,14 @@ def test_text_without_long_runs_of_non_starters_is_left_alone():
     for text in ("plain ascii", "कि\u094dष\u093e" * 50, "a" + ZALGO * 15 + " b",
                  "a" + "\u0300" * 30 + "b" + "\u0316" * 30, "🙂" * 100 + " 𠀀" * 50,
                  "\U0001d165" * 30 + "x" + "\U0001d165" * 30, "\uff9e" * 30):
-        assert feat._stream_safe(text) is text
-    assert feat._stream_safe("\uff9e" * 31) == "\uff9e" * 30 + "\u034f\uff9e"
-    assert feat._stream_safe("x" + "\U0001d165" * 65) == "x" + with_joiners("\U0001d165" * 65)
-    assert feat._stream_safe("\ud800a" + "\u0300" * 31) == "\ud800a" + with_joiners("\u0300" * 31)
+        assert normalize._stream_safe(text) is text
+    assert normalize._stream_safe("\uff9e" * 31) == "\uff9e" * 30 + "\u034f\uff9e"
+    assert normalize._stream_safe("x" + "\U0001d165" * 65) == "x" + with_joiners("\U0001d165" * 65)
+    marks = "\u0300" * 31
+    assert normalize._stream_safe("\ud800a" + marks) == "\ud800a" + with_joiners(marks)
     non_starters = [c for c in range(0x20000) if is_non_starter(chr(c))]
-    one, table = feat._non_starters()
+    one, table = normalize._non_starters()
     assert np.flatnonzero(table).tolist() == non_starters
     assert [c for c in range(0x10000) if one.match(chr(c))] == [c for c in non_starters
                                                                 if c < 0x10000]
-    assert not (feat._fold_traits()[non_starters] & feat._STABLE).any()  # never read as bytes
+    assert not (hashing._fold_traits()[non_starters] & hashing._STABLE).any()  # never read as bytes
