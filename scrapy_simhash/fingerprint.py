@@ -203,7 +203,7 @@ class Fingerprinter:
     def reads_trees(self) -> bool:
         """Whether the extractor reads an already-parsed tree (the builtin ones); others are
         given the page's HTML (a crawl gives them its bytes, see
-        :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
+        :func:`~scrapy_simhash.crawl.signing.page_signature`)."""
         return self.extractor_name in ("builtin", "wholepage")
 
     def extract_tree(self, root: Any, url: str | None = None) -> str:

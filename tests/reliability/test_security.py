@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 import pytest
 
+from scrapy_simhash.crawl.report import DuplicateReport
 from scrapy_simhash.index import open_index
-from scrapy_simhash.report import DuplicateReport
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scrapy_simhash"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
