@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scrapy_simhash.records import RecordError, RecordReader
+from scrapy_simhash.cli.records import RecordError, RecordReader
 
 
 @dataclass(frozen=True, slots=True)
