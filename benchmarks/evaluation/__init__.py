@@ -7,8 +7,8 @@ per pair kind. ``benchmarks/quality.py`` runs every detector over them.
 
 from __future__ import annotations
 
-from scrapy_simhash.evaluation.metrics import Confusion, score_decisions
-from scrapy_simhash.evaluation.pairs import (
+from .metrics import Confusion, score_decisions
+from .pairs import (
     NEGATIVE_KINDS,
     POSITIVE_KINDS,
     LabelledPair,

@@ -32,9 +32,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import lxml.html
+from corpora import CorpusPage, iter_pages
 from lxml import etree
 
-from scrapy_simhash.corpora import CorpusPage, iter_pages
 from scrapy_simhash.extract.decoding import normalize_encoding, sniff_declared_encoding
 
 POSITIVE_KINDS = (
@@ -128,7 +128,7 @@ def build_pairs(
 ) -> list[LabelledPair]:
     """Labelled pairs for each language in ``langs``, deterministic for a given ``seed``.
 
-    ``root`` is the corpora folder (default: the one :mod:`scrapy_simhash.corpora` finds).
+    ``root`` is the corpora folder (default: the one :mod:`corpora` finds).
     At most ``per_kind`` pairs of each kind per language.
     """
     pages = _load_pages(root)

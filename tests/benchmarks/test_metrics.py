@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from scrapy_simhash.evaluation import Confusion, score_decisions
+from evaluation import Confusion, score_decisions
 
 
 def test_counts_and_rates():

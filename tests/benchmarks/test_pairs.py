@@ -6,9 +6,9 @@ import difflib
 import re
 
 import pytest
+from evaluation import NEGATIVE_KINDS, POSITIVE_KINDS, build_pairs, count_kinds
+from evaluation import pairs as pairs_module
 
-from scrapy_simhash.evaluation import NEGATIVE_KINDS, POSITIVE_KINDS, build_pairs, count_kinds
-from scrapy_simhash.evaluation import pairs as pairs_module
 from scrapy_simhash.extract import extract_main_text
 
 PER_KIND = 6  # small: the builder's cost is parsing the corpora, not the pair count
@@ -128,7 +128,7 @@ def test_edits_change_about_two_percent(pairs, loaded, lang):
 
 
 def test_a_charset_in_a_comment_or_content_attribute_declares_nothing():
-    from scrapy_simhash.evaluation.pairs import _decode
+    from evaluation.pairs import _decode
 
     page = (
         '<html><head><!-- <meta charset="windows-1252"> -->'

@@ -11,11 +11,11 @@ from collections import Counter
 import jieba
 import numpy as np
 import pytest
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_simhash import Fingerprinter
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import string_hashes
 from scrapy_simhash.text import chinese, hashing, normalize, tokenize, weights
 

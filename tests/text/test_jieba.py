@@ -17,11 +17,11 @@ import jieba
 import numpy as np
 import pytest
 import rjieba
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from speedups import compiled_module, require_built
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.simhash import POLY_BASE, segment_hashes
 from scrapy_simhash.text import chinese, hashing, normalize, tokenize

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from unittest import mock
 
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from speedups import compiled_module, needs, require_built
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.simhash import string_hashes
 from scrapy_simhash.text import hashing, tokenize
