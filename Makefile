@@ -23,6 +23,7 @@ demo: $(BIN)/.installed
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(OLDEST_VENV)
