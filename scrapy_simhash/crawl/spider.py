@@ -19,8 +19,8 @@ Only responses the downloader middleware checked and kept are touched (those wit
 ``meta["simhash"]``). When the callback marked its response as not content
 (:func:`~scrapy_simhash.crawl.downloader.mark_not_content`), the middleware sends
 :data:`page_not_content`, on which the downloader middleware takes the page back out of the
-index. A crawl without the plugin gains nothing measurable from the same release:
-BENCHMARKS.md, session 16.
+index. A crawl without the plugin gains nothing measurable from the same release (see
+BENCHMARKS.md).
 """
 
 from __future__ import annotations
