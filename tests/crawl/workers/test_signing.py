@@ -230,7 +230,8 @@ def test_an_html_extractor_gets_the_pages_bytes_and_url(content_type, encoding, 
 
 
 def test_is_near_duplicate_gives_an_html_extractor_the_urls():
-    from scrapy_simhash.detectors import SimHashDetector, is_near_duplicate
+    from scrapy_simhash.crawl.signing import is_near_duplicate
+    from scrapy_simhash.detectors import SimHashDetector
 
     recorder = _RecordingExtractor()
     is_near_duplicate(ARTICLE, ARTICLE.encode("utf-8"), url_a="https://a.example/1",
