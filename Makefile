@@ -23,6 +23,7 @@ demo: $(BIN)/.installed
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(OLDEST_VENV)
@@ -37,7 +38,7 @@ test-newest: $(BIN)/.installed lint
 	$(BIN)/python -m pytest -q
 
 test-oldest: $(OLDEST_VENV)/bin/.installed
-	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/scrapy tests/workers
+	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/crawl
 
 bench: $(BIN)/.installed
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done

@@ -42,7 +42,7 @@ from typing import ClassVar
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scrapy_simhash.corpora import iter_pages  # noqa: E402
+from corpora import iter_pages  # noqa: E402
 
 GOALS = {"en": 0.9, "zh": 0.8}
 
@@ -83,7 +83,7 @@ class PagesSpider(Spider):
     async def start(self):
         if warm and plugin:  # a worker's start-up is a one-off too: let it finish first
             import asyncio
-            from scrapy_simhash.workers import WorkerPool
+            from scrapy_simhash.crawl.workers import WorkerPool
             pool = WorkerPool.for_crawler(self.crawler)
             while pool is not None and pool.available and not pool.ready:
                 await asyncio.sleep(0.01)

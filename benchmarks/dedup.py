@@ -50,7 +50,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 
 def paragraph_pool() -> list[str]:
     """Paragraphs of the corpora's ground-truth texts, long enough to carry content."""
-    from scrapy_simhash.corpora import iter_pages
+    from corpora import iter_pages
 
     pool = []
     for page in iter_pages(with_truth_text=True):

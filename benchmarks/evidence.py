@@ -16,9 +16,9 @@ import argparse
 import statistics
 import time
 
+from corpora import iter_pages
 from datasketch import MinHash
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.detectors import SimHashDetector
 from scrapy_simhash.extract import extract_main_text_from_tree, parse_html
 

@@ -30,9 +30,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from corpora import CHINESE, iter_pages
 from parsel import Selector
 
-from scrapy_simhash.corpora import CHINESE, iter_pages
 from scrapy_simhash.extract import (
     builtin,
     extract_main_text,

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from corpora import CHINESE, corpora_dir
 from extraction import (  # the sibling benchmark (this folder is on sys.path)
     FULL_TEXT_SOURCES,
     SHORT_SOURCE,
@@ -44,7 +45,6 @@ from extraction import (  # the sibling benchmark (this folder is on sys.path)
     prf,
 )
 
-from scrapy_simhash.corpora import CHINESE, corpora_dir
 from scrapy_simhash.extract import extract_main_text, get_extractor
 
 PEERS = ("trafilatura", "readability")

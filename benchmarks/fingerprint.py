@@ -19,10 +19,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from corpora import iter_pages
+
 from scrapy_simhash import Fingerprinter
-from scrapy_simhash.corpora import iter_pages
-from scrapy_simhash.features import token_hash_counts
 from scrapy_simhash.simhash import simhash_of_hashes
+from scrapy_simhash.text.hashing import token_hash_counts
 
 SOURCES = {
     "en": ["article-extraction-benchmark", "readability-test-pages", "webmainbench-samples"],

@@ -36,9 +36,9 @@ from scrapy import Spider  # noqa: E402
 from scrapy.http import HtmlResponse, Request  # noqa: E402
 from scrapy.utils.test import get_crawler  # noqa: E402
 
+from scrapy_simhash.crawl.downloader import NearDuplicatePage, SimhashDownloaderMiddleware  # noqa: E402
 from scrapy_simhash.fingerprint import Fingerprinter  # noqa: E402
 from scrapy_simhash.index import open_index  # noqa: E402
-from scrapy_simhash.middleware import NearDuplicatePage, SimhashDownloaderMiddleware  # noqa: E402
 
 MB = 1024 * 1024
 

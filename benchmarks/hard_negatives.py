@@ -32,11 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpora import CorporaMissing, corpora_required
 from hardneg.families import Family, corpus_families, generated_families
 from hardneg.simulate import lost_in_order, visible_text
 
-from scrapy_simhash.corpora import CorporaMissing, corpora_required
-from scrapy_simhash.detectors import _crawl_signature, default_detector
+from scrapy_simhash.crawl.signing import _crawl_signature
+from scrapy_simhash.detectors import default_detector
 from scrapy_simhash.extract import get_extractor
 
 PEER_BITS = 64

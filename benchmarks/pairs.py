@@ -1,6 +1,6 @@
 """Near-duplicate pairs judged as a crawl judges them: ``is_near_duplicate`` on whole pages.
 
-Labelled pairs of full HTML documents from :func:`scrapy_simhash.evaluation.build_pairs` (the same
+Labelled pairs of full HTML documents from :func:`evaluation.build_pairs` (the same
 article in another site's template, edited, with an added block of links, behind a tracking URL,
 with a changing template; negatives from one template, one site, or unrelated), judged by:
 
@@ -28,11 +28,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from evaluation import build_pairs
 from hard_negatives import PEER_K, peer_simhash
 from hardneg.simulate import visible_text
 
-from scrapy_simhash.detectors import _crawl_signature, default_detector
-from scrapy_simhash.evaluation import build_pairs
+from scrapy_simhash.crawl.signing import _crawl_signature
+from scrapy_simhash.detectors import default_detector
 from scrapy_simhash.evidence import same_site
 from scrapy_simhash.extract import get_extractor
 

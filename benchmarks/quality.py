@@ -1,6 +1,6 @@
 """Detection quality: precision, recall and F1 of every detector on labelled pairs of real pages.
 
-Pairs come from :func:`scrapy_simhash.evaluation.build_pairs` (English and Chinese, positives and
+Pairs come from :func:`evaluation.build_pairs` (English and Chinese, positives and
 negatives of several kinds, built from ../shared/corpora). For every method and setting the script
 prints, per language: precision, recall, F1 and the false positives counted explicitly (a false
 positive is a page the crawl would lose), recall per positive kind and false positives per negative
@@ -30,19 +30,20 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from scrapy_simhash.detectors import (
-    Detector,
-    ExactDetector,
-    KSentenceDetector,
-    MinHashDetector,
-)
-from scrapy_simhash.evaluation import (
+from evaluation import (
     NEGATIVE_KINDS,
     POSITIVE_KINDS,
     LabelledPair,
     build_pairs,
     count_kinds,
     score_decisions,
+)
+
+from scrapy_simhash.detectors import (
+    Detector,
+    ExactDetector,
+    KSentenceDetector,
+    MinHashDetector,
 )
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.fingerprint import Fingerprinter

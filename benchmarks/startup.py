@@ -39,16 +39,16 @@ PLUGIN_IMPORT = """
 import time
 import scrapy.crawler, scrapy.http
 t = time.perf_counter()
-import scrapy_simhash.addon, scrapy_simhash.middleware, scrapy_simhash.pipeline
+import scrapy_simhash.crawl.addon, scrapy_simhash.crawl.downloader, scrapy_simhash.crawl.pipeline
 print(time.perf_counter() - t)
 """
 
 DETECTOR = """
 import time
-import scrapy.crawler, scrapy.http, scrapy_simhash.middleware
+import scrapy.crawler, scrapy.http, scrapy_simhash.crawl.downloader
 from scrapy.settings import Settings
-from scrapy_simhash.dedup import build_detector
-from scrapy_simhash.settings import load_config
+from scrapy_simhash.crawl.settings import build_detector
+from scrapy_simhash.crawl.settings import load_config
 config = load_config(Settings())
 t = time.process_time()
 build_detector(config)
@@ -68,8 +68,8 @@ with tempfile.TemporaryDirectory() as fresh:
 
 WORKER = """
 import subprocess, sys, time
-from scrapy_simhash.settings import SimhashConfig
-from scrapy_simhash.workers.child import COMMAND_CODE, HEADER, encode_frame
+from scrapy_simhash.crawl.settings import SimhashConfig
+from scrapy_simhash.crawl.workers.child import COMMAND_CODE, HEADER, encode_frame
 t = time.perf_counter()
 worker = subprocess.Popen([sys.executable, "-c", COMMAND_CODE], stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE)

@@ -13,13 +13,13 @@ from scrapy_simhash.simhash import hamming_distance, simhash
 
 _LAZY = {
     # Scrapy components
-    "Addon": "scrapy_simhash.addon",
-    "SimhashDownloaderMiddleware": "scrapy_simhash.middleware",
-    "NearDuplicatePage": "scrapy_simhash.middleware",
-    "mark_not_content": "scrapy_simhash.middleware",
-    "SimhashSpiderMiddleware": "scrapy_simhash.spidermiddleware",
-    "SimhashPipeline": "scrapy_simhash.pipeline",
-    "NearDuplicateItem": "scrapy_simhash.pipeline",
+    "Addon": "scrapy_simhash.crawl.addon",
+    "SimhashDownloaderMiddleware": "scrapy_simhash.crawl.downloader",
+    "NearDuplicatePage": "scrapy_simhash.crawl.downloader",
+    "mark_not_content": "scrapy_simhash.crawl.downloader",
+    "SimhashSpiderMiddleware": "scrapy_simhash.crawl.spider",
+    "SimhashPipeline": "scrapy_simhash.crawl.pipeline",
+    "NearDuplicateItem": "scrapy_simhash.crawl.pipeline",
     # index
     "open_index": "scrapy_simhash.index",
     "Match": "scrapy_simhash.index",
@@ -29,7 +29,7 @@ _LAZY = {
     # extraction and detectors
     "extract_main_text": "scrapy_simhash.extract",
     "get_extractor": "scrapy_simhash.extract",
-    "is_near_duplicate": "scrapy_simhash.detectors",
+    "is_near_duplicate": "scrapy_simhash.crawl.signing",
     "get_detector": "scrapy_simhash.detectors",
     "ALGORITHMS": "scrapy_simhash.detectors",
 }

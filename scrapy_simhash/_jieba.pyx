@@ -6,7 +6,7 @@ The fingerprint needs the tokens' bytes, not a Python str per token: for text ma
 Han characters (U+4E00..U+9FD5) and newlines, :meth:`JiebaCut.joined` returns exactly
 ``"\\n".join(jieba.lcut(text)).encode()``, computed with jieba's own dictionary and HMM tables,
 the same arithmetic in the same order (so the same ties), without one object per token.
-``tests/test_jieba.py`` checks it against jieba and rjieba on every corpus text and on
+``tests/text/test_jieba.py`` checks it against jieba and rjieba on every corpus text and on
 generated text. Any other character is refused (ValueError) and the caller uses rjieba.
 """
 

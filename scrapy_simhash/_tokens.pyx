@@ -1,11 +1,11 @@
 # cython: language_level=3
 """The word tokens of a text made of characters that folding leaves alone, hashed in one pass.
 
-For such a text (every character ``_STABLE`` in ``features._fold_traits``, none CJK), NFKC and
+For such a text (every character ``_STABLE`` in ``text.hashing._fold_traits``, none CJK), NFKC and
 case folding only lower ASCII letters (and swap full-width punctuation for other punctuation),
 so its tokens are its letter/digit runs with ASCII lowered; :func:`word_hashes` hashes their
 UTF-8 bytes as ``simhash.segment_hashes`` does, straight from the str, with no fold, no encode and
-no numpy pass. ``tests/test_tokens.py`` checks it against the Python path on every corpus text
+no numpy pass. ``tests/text/test_tokens.py`` checks it against the Python path on every corpus text
 and on arbitrary text.
 """
 
@@ -21,9 +21,9 @@ cdef extern from "Python.h":
 
 
 cdef enum:
-    STABLE = 1  # features._STABLE
-    LETTER_OR_DIGIT = 1  # features._LETTER_OR_DIGIT
-    CJK = 2  # features._CJK
+    STABLE = 1  # text.hashing._STABLE
+    LETTER_OR_DIGIT = 1  # text.hashing._LETTER_OR_DIGIT
+    CJK = 2  # text.hashing._CJK
 
 
 def word_hashes(str text, const uint8_t[:] traits, const uint8_t[:] kinds, uint64_t base,

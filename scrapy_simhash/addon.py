@@ -1,40 +1,10 @@
-"""Scrapy add-on: one line in ``ADDONS`` enables the simhash components.
+"""The Scrapy add-on, kept at this path for the dotted paths in users'
+settings; the code lives in :mod:`scrapy_simhash.crawl.addon`."""
 
-    ADDONS = {"scrapy_simhash.Addon": 0}
+from scrapy_simhash.crawl.addon import (
+    Addon,
+)
 
-The defaults are set at "addon" priority, so any ``SIMHASH_*`` value in settings.py, in a
-spider's ``custom_settings`` or on the command line wins. Each component is added to its
-component dictionary only if that dictionary does not name it already, so
-``DOWNLOADER_MIDDLEWARES = {"scrapy_simhash.SimhashDownloaderMiddleware": None}`` in settings.py
-still turns the middleware off, and another priority there is kept.
-"""
-
-from __future__ import annotations
-
-import copy
-
-from scrapy.settings import BaseSettings
-
-from scrapy_simhash import middleware, pipeline, spidermiddleware
-from scrapy_simhash.settings import DEFAULTS
-
-
-class Addon:
-    """Adds the downloader middleware, the item pipeline, the spider middleware that frees a
-    checked page's tree after its callback, and the ``SIMHASH_*`` defaults."""
-
-    def update_settings(self, settings: BaseSettings) -> None:
-        for name, value in DEFAULTS.items():
-            if value is not None:
-                settings.set(name, copy.deepcopy(value), priority="addon")
-        settings.setdefault_in_component_priority_dict(
-            "DOWNLOADER_MIDDLEWARES", middleware.SimhashDownloaderMiddleware, middleware.PRIORITY
-        )
-        settings.setdefault_in_component_priority_dict(
-            "ITEM_PIPELINES", pipeline.SimhashPipeline, pipeline.PRIORITY
-        )
-        settings.setdefault_in_component_priority_dict(
-            "SPIDER_MIDDLEWARES",
-            spidermiddleware.SimhashSpiderMiddleware,
-            spidermiddleware.PRIORITY,
-        )
+__all__ = [
+    "Addon",
+]

@@ -30,9 +30,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from scrapy_simhash import evidence as ev
-from scrapy_simhash.features import normalize
 from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.simhash import hamming_distance
+from scrapy_simhash.text.normalize import normalize
 
 ALGORITHMS = ("simhash", "minhash", "ksentence", "exact")
 DEFAULT_ALGORITHM = "simhash"
@@ -504,47 +504,3 @@ def get_detector(algorithm: str = DEFAULT_ALGORITHM, **options: Any) -> Detector
 def default_detector() -> Detector:
     """The detector a crawl with default settings uses."""
     return SimHashDetector()
-
-
-def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | None = None,
-                      url_b: str | None = None, detector: Detector | None = None) -> bool:
-    """Whether a crawl with default settings treats the two documents as near duplicates.
-
-    Every stage is included: decoding, main-text extraction, tokenisation, signature, comparison.
-    Each document becomes a Scrapy ``HtmlResponse`` whose signature is taken as the crawl takes
-    it (:func:`~scrapy_simhash.workers.tasks.page_signature`). ``bytes`` (or a ``bytearray`` or
-    ``memoryview``) are decoded as Scrapy decodes a response whose Content-Type names no
-    charset (byte-order mark, then ``<meta charset>``, then detection); a ``str`` is encoded as
-    UTF-8 and read back as UTF-8. A document the crawl never parses (larger than
-    ``SIMHASH_MAX_BODY_SIZE``'s default, or binary) is a near duplicate of nothing, as a page
-    with too little text. ``url_a`` / ``url_b`` default to ``http://localhost/a`` /
-    ``http://localhost/b``.
-    """
-    detector = detector or default_detector()
-    sig_a = _crawl_signature(detector, html_a, url_a or "http://localhost/a", "html_a")
-    sig_b = _crawl_signature(detector, html_b, url_b or "http://localhost/b", "html_b")
-    if isinstance(sig_a, Signed) and isinstance(sig_b, Signed):
-        return detector.is_duplicate(sig_a, sig_b, ev.same_site(url_a, url_b))
-    return detector.is_duplicate(sig_a, sig_b)
-
-
-def _crawl_signature(detector: Detector, html: Any, url: str, name: str) -> Any | None:
-    """The signature a crawl gives ``html`` fetched from ``url`` (see :func:`is_near_duplicate`);
-    ``name`` is the argument's, for the error a wrong type gets."""
-    from scrapy.http import HtmlResponse
-
-    from scrapy_simhash.middleware import body_skip_reason
-    from scrapy_simhash.settings import DEFAULTS
-    from scrapy_simhash.workers.tasks import page_signature
-
-    if isinstance(html, str):
-        body = html.encode("utf-8", "surrogatepass")  # a lone surrogate: invalid bytes, replaced
-        response = HtmlResponse(url, body=body, encoding="utf-8")
-    elif isinstance(html, (bytes, bytearray, memoryview)):
-        response = HtmlResponse(url, body=bytes(html))
-    else:
-        raise TypeError(f"{name} must be str or bytes; got {type(html).__name__}")
-    if body_skip_reason(response, DEFAULTS["SIMHASH_MAX_BODY_SIZE"]) is not None:
-        return None
-    return page_signature(detector, response)[0]
-

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from scrapy_simhash import features as feat
 from scrapy_simhash.simhash import (
     check_bits,
     checked_fingerprint,
@@ -17,6 +16,16 @@ from scrapy_simhash.simhash import (
     simhash_of_hashes,
     words_to_ints,
 )
+from scrapy_simhash.text.hashing import token_hash_batch, token_hash_counts
+from scrapy_simhash.text.normalize import traditional_to_simplified
+from scrapy_simhash.text.tokenize import (
+    FEATURE_KINDS,
+    char_ngrams,
+    count_tokens,
+    tokenize,
+    word_shingles,
+)
+from scrapy_simhash.text.weights import WEIGHTINGS, weigh
 
 # Bumped whenever tokenisation or hashing changes the bits, so stored indexes refuse mixing.
 FINGERPRINT_VERSION = 3  # 3: combining marks are part of words; 2: polynomial + fmix64 hash
@@ -64,17 +73,17 @@ class Fingerprinter:
         self.bits = check_bits(bits)
         # (the index splits the bits into max_distance + 1 parts of at least 2 bits each)
         self.max_distance = _int_in("max_distance", max_distance, 0, bits // 2 - 1)
-        self.features = _choice("features", features, feat.FEATURE_KINDS)
+        self.features = _choice("features", features, FEATURE_KINDS)
         self.shingle_size = _int_in("shingle_size", shingle_size, 1, 16)
         self.ngram_size = _int_in("ngram_size", ngram_size, 1, 16)
-        self.weighting = _choice("weighting", weighting, feat.WEIGHTINGS)
+        self.weighting = _choice("weighting", weighting, WEIGHTINGS)
         self.tokenizer = _choice("tokenizer", tokenizer, TOKENIZERS)
         self.min_tokens = _int_in("min_tokens", min_tokens, 1, 1_000_000)
         if not isinstance(fold_traditional, bool):
             raise ValueError(f"fold_traditional must be True or False, not {fold_traditional!r}")
         self.fold_traditional = fold_traditional
         if fold_traditional:
-            feat.traditional_to_simplified("")  # fail now, not on the first page, without OpenCC
+            traditional_to_simplified("")  # fail now, not on the first page, without OpenCC
         self.extractor_name = extractor if isinstance(extractor, str) else _qualname(extractor)
         self._extractor_spec = extractor
 
@@ -102,14 +111,14 @@ class Fingerprinter:
 
     def tokens(self, text: str) -> list[str]:
         """Normalised content tokens (stop words and punctuation left out), in order."""
-        return feat.tokenize(
+        return tokenize(
             text, fold_traditional=self.fold_traditional, segment_chinese=self.tokenizer == "auto"
         )
 
     def weighted_features(self, text: str) -> dict[str, float] | None:
         """``{feature: weight}`` of ``text``; None when it has fewer than ``min_tokens`` tokens."""
         if self.features == "words" and self.weighting == "tf":  # the default, on the fast path
-            counts = feat.count_tokens(
+            counts = count_tokens(
                 text,
                 fold_traditional=self.fold_traditional,
                 segment_chinese=self.tokenizer == "auto",
@@ -121,17 +130,17 @@ class Fingerprinter:
         if self.features == "words":
             items = tokens
         elif self.features == "shingles":
-            items = feat.word_shingles(tokens, self.shingle_size)
+            items = word_shingles(tokens, self.shingle_size)
         else:
-            items = feat.char_ngrams(tokens, self.ngram_size)
-        return feat.weigh(items, self.weighting)
+            items = char_ngrams(tokens, self.ngram_size)
+        return weigh(items, self.weighting)
 
     def fingerprint_text(self, text: str) -> int | None:
         """The fingerprint of plain text, or None when it is too short to fingerprint."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         if self.features == "words" and self.weighting == "tf":  # the default, on the fast path
-            hashes, counts = feat.token_hash_counts(
+            hashes, counts = token_hash_counts(
                 text,
                 fold_traditional=self.fold_traditional,
                 segment_chinese=self.tokenizer == "auto",
@@ -156,7 +165,7 @@ class Fingerprinter:
             if len(batch) == 1 and len(batch[0]) > _BATCH_CHARS:
                 out.append(self.fingerprint_text(batch[0]))
                 continue
-            hashes, numbers = feat.token_hash_batch(
+            hashes, numbers = token_hash_batch(
                 batch,
                 fold_traditional=self.fold_traditional,
                 segment_chinese=self.tokenizer == "auto",
@@ -198,7 +207,7 @@ class Fingerprinter:
     def reads_trees(self) -> bool:
         """Whether the extractor reads an already-parsed tree (the builtin ones); others are
         given the page's HTML (a crawl gives them its bytes, see
-        :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
+        :func:`~scrapy_simhash.crawl.signing.page_signature`)."""
         return self.extractor_name in ("builtin", "wholepage")
 
     def extract_tree(self, root: Any, url: str | None = None) -> str:

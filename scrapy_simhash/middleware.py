@@ -1,237 +1,34 @@
-"""Downloader middleware: drop near-duplicate HTML responses before the spider callback runs.
+"""The downloader middleware, kept at this path for the dotted paths in users'
+settings; the code lives in :mod:`scrapy_simhash.crawl.downloader`."""
 
-Enable it with one line (or through :class:`scrapy_simhash.Addon`)::
+from scrapy_simhash.crawl.downloader import (
+    HELD_PER_PAGE,
+    HELD_TOTAL,
+    MAX_REFETCHES,
+    META_FINGERPRINT,
+    META_KEY,
+    META_NOT_CONTENT,
+    META_REFETCHES,
+    META_SKIP,
+    PRIORITY,
+    NearDuplicatePage,
+    SimhashDownloaderMiddleware,
+    body_skip_reason,
+    mark_not_content,
+)
 
-    DOWNLOADER_MIDDLEWARES = {"scrapy_simhash.SimhashDownloaderMiddleware": PRIORITY}
-
-``process_response`` runs in *decreasing* priority order, so a priority below 550 sees the
-response after RetryMiddleware (550), HttpCompressionMiddleware (590) and RedirectMiddleware (600)
-have handled it: the final, decompressed, post-redirect response (MetaRefreshMiddleware, 580, too).
-:data:`PRIORITY` is 540, just below them, so the middlewares under it (e.g. user agent or proxy
-ones around 400-500) never see a dropped response. A dropped response raises ``IgnoreRequest``;
-a kept one carries its fingerprint in ``response.meta["simhash"]``: an int (the SimHash
-fingerprint; for the other algorithms, a 64-bit digest of their signature).
-
-Responses are passed through unchecked (and counted in ``simhash/pages/skipped/<reason>``) when
-they are not 2xx, not HTML, larger than ``SIMHASH_MAX_BODY_SIZE`` (never parsed), binary
-bodies labelled as HTML, or marked ``meta["dont_simhash"]`` or as not content
-(:func:`mark_not_content`).
-
-A drop is provisional until the page it duplicates is accepted: the requests dropped against a
-kept page are held (at most :data:`HELD_PER_PAGE` each), and fetched again when that page turns
-out not to be content: its request is retried (``get_retry_request`` from the callback, say, on
-a ban page served with status 200), it is marked with :func:`mark_not_content`, or it turns out
-a template (:class:`~scrapy_simhash.dedup.Templates`). The page is then taken back out of the
-index (``simhash/pages/withdrawn``) and the requests come back (``simhash/pages/refetched``).
-A page whose tree cannot be built or read (e.g. nesting deeper than libxml2's limit) is kept and
-counted (``skipped/error`` or ``skipped/too_short``), never raised.
-
-With worker processes (``SIMHASH_WORKERS``, see :mod:`scrapy_simhash.workers`)
-``process_response`` returns a coroutine: the url, body, Content-Type and encoding go to a
-worker, which rebuilds the same ``HtmlResponse`` (so Scrapy decodes and parses it as here) and
-fingerprints ``response.selector``'s tree (or the same document parsed straight from a UTF-8 body:
-:func:`~scrapy_simhash.workers.tasks.tree_from_body`), while the reactor serves other
-downloads; the index lookup and the decision stay here, in the order the responses arrived.
-Without workers the page is fingerprinted inline from ``response.selector``, the tree the
-spider's callback then reuses.
-"""
-
-from __future__ import annotations
-
-import logging
-from typing import TYPE_CHECKING, Any
-
-from scrapy.exceptions import IgnoreRequest
-from scrapy.http import HtmlResponse
-
-from scrapy_simhash.component import DedupComponent
-from scrapy_simhash.extract.parsing import looks_binary
-from scrapy_simhash.workers.tasks import page_signature
-
-if TYPE_CHECKING:
-    from collections.abc import Coroutine
-
-    from scrapy.crawler import Crawler
-    from scrapy.http import Request, Response
-
-    from scrapy_simhash.dedup import Outcome
-
-logger = logging.getLogger(__name__)
-
-#: Below RetryMiddleware (550): see the final, decompressed, post-redirect response.
-PRIORITY = 540
-META_SKIP = "dont_simhash"
-META_FINGERPRINT = "simhash"
-#: The index key of a kept page (its URL when checked), for taking it back out.
-META_KEY = "simhash_key"
-#: Set by :func:`mark_not_content`: the response is no content (a ban page, an interstitial).
-META_NOT_CONTENT = "simhash_not_content"
-#: How many times one request dropped as a duplicate is fetched again at most.
-META_REFETCHES = "simhash_refetches"
-MAX_REFETCHES = 3
-#: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
-HELD_PER_PAGE = 32
-HELD_TOTAL = 100_000
-
-
-def mark_not_content(response: Response) -> None:
-    """Say that ``response`` is not content (a ban page, a login form, an interstitial).
-
-    Call it from a callback: once the callback is done the page is taken back out of the index
-    and the pages dropped as its duplicates are fetched again; request the page again yourself
-    if you want its content (``get_retry_request`` alone does both: a retried page is taken back
-    out the same way). From a downloader middleware that runs before this one (priority above
-    540) it keeps the page from being fingerprinted at all.
-    """
-    response.meta[META_NOT_CONTENT] = True
-
-
-class NearDuplicatePage(IgnoreRequest):
-    """The response is a near-duplicate of a page already crawled (the callback never runs)."""
-
-    def __init__(self, url: str, duplicate_of: str | None, distance: int | None) -> None:
-        if duplicate_of is None:
-            message = f"{url} dropped: simhash index error (SIMHASH_ON_INDEX_ERROR='drop')"
-        else:
-            message = f"{url} is a near-duplicate of {duplicate_of} (distance {distance})"
-        super().__init__(message)
-        self.url = url
-        self.duplicate_of = duplicate_of
-        self.distance = distance
-
-
-class SimhashDownloaderMiddleware(DedupComponent):
-    """Fingerprints HTML responses and drops near-duplicates with :class:`NearDuplicatePage`."""
-
-    namespace = "pages"
-
-    def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
-        self.max_body_size = self.config.max_body_size
-        #: kept page's key -> requests dropped as its duplicates (see the module docstring)
-        self._held: dict[str, list[Request]] = {}
-        self._held_count = 0
-        self.dedup.templates.listeners.append(self._fetch_again)
-        from scrapy_simhash.spidermiddleware import page_not_content
-
-        crawler.signals.connect(self._not_content, signal=page_not_content)
-
-    def process_request(self, request: Request, spider: Any = None) -> None:
-        """A request that retries a kept page says that page was no content: withdraw it."""
-        # a retry copies the meta of the response it retries: its answer is new, unmarked
-        request.meta.pop(META_NOT_CONTENT, None)
-        if request.meta.get("retry_times") and META_KEY in request.meta:
-            key = request.meta.pop(META_KEY)  # this copy's: the retry is checked afresh
-            self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
-
-    def _not_content(self, response: Response) -> None:
-        request = getattr(response, "request", None)
-        if request is not None and META_KEY in request.meta:
-            self._withdraw(request.meta.pop(META_KEY), request.meta.get(META_FINGERPRINT))
-
-    def _withdraw(self, key: str, fingerprint: Any) -> None:
-        if isinstance(fingerprint, int) and self.dedup.detector.name == "simhash":
-            self.dedup.withdraw(key, fingerprint)
-        self._fetch_again(key)
-
-    def _fetch_again(self, key: str) -> None:
-        """Schedule again the requests dropped as duplicates of ``key``."""
-        held = self._held.pop(key, None)
-        if not held:
-            return
-        self._held_count -= len(held)
-        engine = self.crawler.engine
-        for request in held:
-            again = request.replace(dont_filter=True)
-            again.meta[META_REFETCHES] = again.meta.get(META_REFETCHES, 0) + 1
-            self.crawler.stats.inc_value("simhash/pages/refetched")
-            self.dedup.session.record_duplicate("page", request.url, key, None, refetched=True)
-            engine.crawl(again)
-
-    def _hold(self, request: Request, key: str) -> None:
-        if request.meta.get(META_REFETCHES, 0) >= MAX_REFETCHES:
-            return
-        held = self._held.setdefault(key, [])
-        if len(held) >= HELD_PER_PAGE or self._held_count >= HELD_TOTAL:
-            return
-        held.append(request)
-        self._held_count += 1
-
-    def process_response(
-        self, request: Request, response: Response, spider: Any = None
-    ) -> Response | Coroutine[Any, Any, Response]:
-        """The response, or (with worker processes) a coroutine that returns it; raises
-        :class:`NearDuplicatePage` for a near-duplicate."""
-        if self.dedup.start_up_failed:
-            raise IgnoreRequest(f"{response.url} {self.dedup.drop_while_stopping()}")
-        outcome_reason = self._skip_reason(request, response)
-        if outcome_reason is not None:
-            self.dedup.skip(outcome_reason)
-            return response
-        if self.workers is not None:
-            return self._check_with_workers(request, response)
-        outcome = self.dedup.check(
-            response.url, lambda: self._signature(response), retry=_is_retry(request)
-        )
-        return self._apply(request, response, outcome)
-
-    async def _check_with_workers(self, request: Request, response: HtmlResponse) -> Response:
-        """In a worker when one has room, else inline; decided in the order checks began."""
-        workers = self.workers
-        offloaded = None
-        if workers.available and workers.has_room(len(response.body)):
-            offloaded = workers.submit_page(response)
-        outcome = await self.dedup.check_in_order(
-            response.url, self._signature, response, offloaded, retry=_is_retry(request)
-        )
-        return self._apply(request, response, outcome)
-
-    def _apply(self, request: Request, response: Response, outcome: Outcome) -> Response:
-        if outcome.dropped:
-            duplicate_of = outcome.match.key if outcome.match else None
-            distance = outcome.match.distance if outcome.match else None
-            if duplicate_of is not None:
-                self._hold(request, duplicate_of)
-            raise NearDuplicatePage(response.url, duplicate_of, distance)
-        if outcome.fingerprint is not None:
-            # request.meta becomes response.meta once the response is tied to its request
-            request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
-            if outcome.match is None and outcome.reason is None:  # stored under its URL
-                request.meta[META_KEY] = response.url
-        return response
-
-    def _signature(self, response: HtmlResponse) -> Any:
-        """The page's signature from the tree the spider will reuse (see
-        :func:`~scrapy_simhash.workers.tasks.page_signature`)."""
-        signature, note = page_signature(self.dedup.detector, response)
-        self.dedup.count_note(note)
-        return signature
-
-    def _skip_reason(self, request: Request, response: Response) -> str | None:
-        if request.meta.get(META_SKIP):
-            return "dont_simhash"
-        if request.meta.get(META_NOT_CONTENT):
-            return "not_content"
-        if not 200 <= response.status < 300:
-            return "status"
-        if not isinstance(response, HtmlResponse):
-            return "not_html"
-        return body_skip_reason(response, self.max_body_size)
-
-
-def body_skip_reason(response: HtmlResponse, max_body_size: int) -> str | None:
-    """Why an HTML response's body is never parsed: ``"too_large"`` (over ``max_body_size``
-    bytes), ``"binary"`` (an image or archive labelled as HTML), or None."""
-    body = response.body
-    if len(body) > max_body_size:
-        return "too_large"
-    # (Scrapy works ``response.encoding`` out anew at each read: it is read only for the rare
-    # body that looks binary, UTF-16 say.)
-    if looks_binary(body) and looks_binary(body, response.encoding):
-        return "binary"
-    return None
-
-
-def _is_retry(request: Request) -> bool:
-    """Whether Scrapy retries this request (``RetryMiddleware``, ``get_retry_request``)."""
-    return bool(request.meta.get("retry_times"))
+__all__ = [
+    "HELD_PER_PAGE",
+    "HELD_TOTAL",
+    "MAX_REFETCHES",
+    "META_FINGERPRINT",
+    "META_KEY",
+    "META_NOT_CONTENT",
+    "META_REFETCHES",
+    "META_SKIP",
+    "PRIORITY",
+    "NearDuplicatePage",
+    "SimhashDownloaderMiddleware",
+    "body_skip_reason",
+    "mark_not_content",
+]

@@ -1,12 +1,23 @@
-"""Shared fixtures: the evaluation corpora (skip with a reason, or fail under CI)."""
+"""Shared fixtures: the evaluation corpora (skip with a reason, or fail under CI).
+
+The corpora and the evaluation harness live in ``benchmarks/``, outside the installed package:
+that folder goes on ``sys.path`` here (``corpora``, ``evaluation``, ``hardneg``, as the benchmark
+scripts import them), and the checkout's root too (``benchmarks.<module>``).
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from scrapy_simhash.corpora import CorporaMissing, corpora_required, require_corpora_dir
+REPO = Path(__file__).resolve().parents[1]
+for _path in (REPO / "benchmarks", REPO):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from corpora import CorporaMissing, corpora_required, require_corpora_dir  # noqa: E402
 
 
 @pytest.fixture(scope="session")

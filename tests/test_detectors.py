@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scrapy.http import HtmlResponse
 
+from scrapy_simhash.crawl.signing import is_near_duplicate, page_signature
 from scrapy_simhash.detectors import (
     ALGORITHMS,
     Detector,
@@ -19,11 +20,9 @@ from scrapy_simhash.detectors import (
     MinHashDetector,
     SimHashDetector,
     get_detector,
-    is_near_duplicate,
     optimal_bands,
 )
 from scrapy_simhash.index.base import IndexParameterMismatch, NearDuplicateIndexError
-from scrapy_simhash.workers.tasks import page_signature
 
 ARTICLE_EN = """The harbour town voted on Tuesday to rebuild its old stone pier, ending a debate
 that had divided fishermen, shop owners and the council for nearly a decade. Supporters argued that

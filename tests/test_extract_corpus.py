@@ -13,8 +13,8 @@ import statistics
 from collections import Counter
 
 import pytest
+from corpora import iter_pages
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import extract_main_text
 
 FULL_TEXT_SOURCES = (

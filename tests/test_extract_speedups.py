@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 from unittest import mock
 
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
 from speedups import compiled_module, needs, require_built
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.extract import builtin, segment
 from scrapy_simhash.extract.parsing import parse_html, to_text
 

@@ -8,12 +8,12 @@ import re
 import statistics
 
 import pytest
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_simhash import Fingerprinter, hamming_distance
 from scrapy_simhash import fingerprint as fingerprint_module
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import simhash
 
 SIMPLIFIED = (

@@ -9,10 +9,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrapy_simhash.corpora import iter_pages
 from scrapy_simhash.simhash import (
     POLY_BASE,
     WEIGHT_SCALE,

@@ -9,7 +9,7 @@
   a fixed substitution, so the words keep their natural frequencies but match no stop-word list,
   wrapped in one blog template whose words are substituted too.
 
-Every function raises :class:`~scrapy_simhash.corpora.CorporaMissing` when the corpora are absent.
+Every function raises :class:`~corpora.CorporaMissing` when the corpora are absent.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import string
 from collections import defaultdict
 from pathlib import Path
 
-from scrapy_simhash.corpora import iter_pages, require_corpora_dir
+from corpora import iter_pages, require_corpora_dir
 
 from .chrome import Site, esc, render, slug
 

@@ -3,7 +3,7 @@
 Each family is a list of ``(url, html)`` in crawl order, every page a different listing,
 forecast, notice, entity or article. Generated families are deterministic (seeded
 ``random.Random``) and need nothing but this package; corpus families read the evaluation
-corpora at run time and raise :class:`~scrapy_simhash.corpora.CorporaMissing` without them.
+corpora at run time and raise :class:`~corpora.CorporaMissing` without them.
 
     from benchmarks.hardneg.families import generated_families, corpus_families
 """

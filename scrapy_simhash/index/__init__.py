@@ -29,7 +29,6 @@ from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
 from .base import (
-    IndexError_,
     IndexParameterMismatch,
     Match,
     NearDuplicateIndex,
@@ -42,7 +41,6 @@ from .memory import MemoryIndex
 from .sqlite import SqliteIndex
 
 __all__ = [
-    "IndexError_",
     "IndexParameterMismatch",
     "Layout",
     "Match",

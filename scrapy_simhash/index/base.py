@@ -24,9 +24,6 @@ class NearDuplicateIndexError(Exception):
     """Base class of the index errors."""
 
 
-IndexError_ = NearDuplicateIndexError  # short alias; never shadows the builtin IndexError
-
-
 class IndexParameterMismatch(NearDuplicateIndexError, ValueError):
     """A stored index was opened with parameters different from the ones it was built with."""
 

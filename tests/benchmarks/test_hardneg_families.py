@@ -11,11 +11,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from corpora import CorporaMissing
 
 from benchmarks.hardneg import corpus, news
 from benchmarks.hardneg.families import GENERATED, corpus_families, generated_families
 from benchmarks.hardneg.simulate import lost_in_order, rendered_text, visible_text
-from scrapy_simhash.corpora import CorporaMissing
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,7 +55,8 @@ def test_generated_families_are_deterministic(generated):
               "print(hashlib.sha256(repr(sorted(g().items())).encode()).hexdigest())")
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed,
-               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+               "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "benchmarks"),
+                                          os.environ.get("PYTHONPATH", "")])}
         done = subprocess.run([sys.executable, "-c", script], env=env, cwd=REPO,
                               capture_output=True, text=True, check=True)
         assert done.stdout.strip() == _digest(generated)

@@ -385,7 +385,7 @@ def test_cluster_keeper_equals_the_sequential_loop_within_and_across_chunks() ->
     the batched keeper must drop and keep exactly what check_and_add in order does."""
     import random
 
-    from scrapy_simhash.cli import ClusterKeeper
+    from scrapy_simhash.cli.dedup import ClusterKeeper
 
     rng = random.Random(5)
     detector = get_detector("simhash")
@@ -417,7 +417,7 @@ def test_cluster_keeper_equals_the_sequential_loop_within_and_across_chunks() ->
 def test_cluster_keeper_counts_what_it_stored_before_an_index_fails() -> None:
     """Band indexes (here MinHash's) go record by record: when one check_and_add fails, the
     records stored before it are counted (the CLI's "stopped after storing N" notice)."""
-    from scrapy_simhash.cli import ClusterKeeper
+    from scrapy_simhash.cli.dedup import ClusterKeeper
 
     detector = get_detector("minhash")
     index = detector.open_index("memory://")
@@ -441,7 +441,7 @@ def test_cluster_keeper_counts_what_it_stored_before_an_index_fails() -> None:
 
 
 def test_sign_batch_equals_signing_one_by_one() -> None:
-    from scrapy_simhash.cli import sign_batch
+    from scrapy_simhash.cli.common import sign_batch
 
     rows = sample_rows()
     texts = [row["body"] for row in rows] + ["", "short"]
@@ -733,7 +733,8 @@ def test_an_output_that_cannot_be_completed_leaves_the_index_as_it_was(
     first one keeps, instead of dropping every record as already seen)."""
     import errno
 
-    from scrapy_simhash import cli, records
+    from scrapy_simhash import cli
+    from scrapy_simhash.cli import records
 
     write_jsonl(workdir / "crawl.jsonl", sample_rows())
     monkeypatch.chdir(workdir)

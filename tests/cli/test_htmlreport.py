@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scrapy_simhash.htmlreport import (
+from scrapy_simhash.cli.htmlreport import (
     DuplicateRow,
     build_clusters,
     distance_histogram_png,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_simhash.records import (
+from scrapy_simhash.cli.records import (
     AtomicWriter,
     RecordError,
     RecordReader,
@@ -174,7 +174,7 @@ def test_atomic_writer_keeps_the_permissions_of_the_file_it_replaces(tmp_path: P
     '\ufeff{"a": 1}', '{"a": 1}x', '"text"', '{"a": 1e400}',
 ])
 def test_json_lines_parse_exactly_as_json_loads(line: str) -> None:
-    from scrapy_simhash.records import _json_line
+    from scrapy_simhash.cli.records import _json_line
 
     def outcome(parse):
         try:

@@ -17,9 +17,9 @@ from scrapy import Spider
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
+from scrapy_simhash.crawl.downloader import NearDuplicatePage, SimhashDownloaderMiddleware
 from scrapy_simhash.extract import get_extractor
 from scrapy_simhash.fingerprint import Fingerprinter
-from scrapy_simhash.middleware import NearDuplicatePage, SimhashDownloaderMiddleware
 
 WATCHED = ("open", "os.", "socket.", "subprocess.", "shutil.", "urllib.", "http.client.",
            "import", "ctypes.", "sqlite3.connect", "webbrowser.", "glob.", "pathlib.")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SCRAPY_TESTS = Path(__file__).resolve().parents[1] / "scrapy"
-if str(SCRAPY_TESTS) not in sys.path:  # reuse tests/scrapy/crawling.py (run_crawl, DemoServer)
+if str(SCRAPY_TESTS) not in sys.path:  # reuse tests/crawl/crawling.py (run_crawl, DemoServer)
     sys.path.insert(0, str(SCRAPY_TESTS))
 
 from redisfixture import redis_server  # noqa: E402, F401 - a real redis-server, or a skip

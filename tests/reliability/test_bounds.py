@@ -17,10 +17,10 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
+from scrapy_simhash.crawl.downloader import SimhashDownloaderMiddleware
+from scrapy_simhash.crawl.settings import DEFAULTS
 from scrapy_simhash.extract import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, extract_main_text
 from scrapy_simhash.fingerprint import Fingerprinter
-from scrapy_simhash.middleware import SimhashDownloaderMiddleware
-from scrapy_simhash.settings import DEFAULTS
 
 from .pages import article, deeply_nested, padded, page
 
@@ -44,7 +44,7 @@ def middleware_for():
     made = []
 
     def build(**settings):
-        # computed inline: the bounds are the same in a worker process (tests/workers)
+        # computed inline: the bounds are the same in a worker process (tests/crawl/workers)
         crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
         crawler.spider = crawler._create_spider("bounds")
         middleware = SimhashDownloaderMiddleware.from_crawler(crawler)

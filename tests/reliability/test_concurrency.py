@@ -15,8 +15,8 @@ import pytest
 from scrapy import Spider
 from scrapy.utils.test import get_crawler
 
-from scrapy_simhash.dedup import Deduplicator, build_detector
-from scrapy_simhash.settings import load_config
+from scrapy_simhash.crawl.dedup import Deduplicator
+from scrapy_simhash.crawl.settings import build_detector, load_config
 
 from . import site
 from .crawls import items, logs, start_crawl, stats

@@ -1,6 +1,6 @@
 """Crash safety of the SQLite index: SIGKILL at random moments, then reopen and check.
 
-Guarantee (SqliteIndex defaults, scrapy_simhash.dedup): a fingerprint is durable once its
+Guarantee (SqliteIndex defaults, scrapy_simhash.crawl.dedup): a fingerprint is durable once its
 transaction commits, which happens after ``commit_every`` (1000) adds, ``commit_interval``
 (1 s) after the transaction began (checked on each call), on ``flush()``/``close()``, and in a
 crawl at least every second through the Deduplicator's periodic flush. A kill loses at most the

@@ -18,10 +18,10 @@ from scrapy.http import Headers, Request
 from scrapy.responsetypes import responsetypes
 from scrapy.utils.test import get_crawler
 
+from scrapy_simhash.crawl.downloader import NearDuplicatePage, SimhashDownloaderMiddleware
+from scrapy_simhash.crawl.pipeline import NearDuplicateItem, SimhashPipeline
 from scrapy_simhash.extract import decode_html, extract_main_text, get_extractor
 from scrapy_simhash.fingerprint import Fingerprinter
-from scrapy_simhash.middleware import NearDuplicatePage, SimhashDownloaderMiddleware
-from scrapy_simhash.pipeline import NearDuplicateItem, SimhashPipeline
 
 from .conftest import long_run
 from .strategies import BODIES, CHARSET_LABELS, CONTENT_TYPES, encoded_pages, html_documents

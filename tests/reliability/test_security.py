@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 import pytest
 
+from scrapy_simhash.crawl.report import DuplicateReport
 from scrapy_simhash.index import open_index
-from scrapy_simhash.report import DuplicateReport
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scrapy_simhash"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -29,7 +29,8 @@ FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "os.system", "os.pop
 # pickle crosses only the private pipes between a crawl and the worker processes it spawned
 # (scrapy_simhash/workers), as multiprocessing's own pickles do: never data from a page, a file,
 # an index or the network.
-PICKLE_REVIEWED = {PACKAGE / "workers" / "child.py", PACKAGE / "workers" / "pool.py"}
+WORKERS = PACKAGE / "crawl" / "workers"
+PICKLE_REVIEWED = {WORKERS / "child.py", WORKERS / "pool.py"}
 PICKLE_NAMES = {"pickle", "pickle.loads", "pickle.load"}
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|PRAGMA|WHERE|VALUES|ALTER)\b")
 # What SQL text may interpolate: identifiers from validated namespaces, column lists, "?" lists,
@@ -82,7 +83,7 @@ def test_no_unsafe_modules_or_calls():
 def test_pickle_is_only_read_from_the_workers_own_pipes():
     """Frames are unpickled in one place (child.decode_frame), from a worker's pipe only: the
     child's stdin (read_frame) and the crawl's buffer of a worker's stdout (pool.outReceived)."""
-    child = (PACKAGE / "workers" / "child.py").read_text(encoding="utf-8")
+    child = (WORKERS / "child.py").read_text(encoding="utf-8")
     loads = [line.strip() for line in child.splitlines() if "pickle.load" in line]
     assert loads == ["return pickle.loads(payload, buffers=(raw,))"]
     for path in PICKLE_REVIEWED:
@@ -91,7 +92,7 @@ def test_pickle_is_only_read_from_the_workers_own_pipes():
                    and not line.lstrip().startswith(("def ", "from "))]
         assert callers, path
         assert all("self.buffer" in line or "payload, raw" in line for line in callers), callers
-    pool = (PACKAGE / "workers" / "pool.py").read_text(encoding="utf-8")
+    pool = (WORKERS / "pool.py").read_text(encoding="utf-8")
     assert "pickle.load" not in pool
 
 

@@ -1,0 +1,125 @@
+"""What every command shares: the error that ends a command, and building and running a
+detector (in this process or in a pool of worker processes)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy_simhash.index import coerce_option
+
+PROG = "scrapy-simhash"
+DEFAULT_CHUNK = 512
+_PAIR_BLOCK = 1 << 18  # distances computed at once when comparing a chunk's records pairwise
+_MAX_WARNINGS = 20
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+# ----------------------------------------------------------------------------- detectors
+
+
+# Detector options that only some algorithms use: name -> (the option, the algorithms).
+_ALGORITHM_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bits": ("--bits", ("simhash",)),
+    "max_distance": ("--max-distance/-k", ("simhash",)),
+    "features": ("--features", ("simhash",)),
+    "weighting": ("--weighting", ("simhash",)),
+    "threshold": ("--threshold", ("minhash",)),
+    "num_perm": ("--num-perm", ("minhash",)),
+}
+
+
+def detector_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The detector keyword arguments named on the command line (and only those); an option
+    that ``--algorithm`` does not use is refused rather than ignored."""
+    names = ("bits", "max_distance", "features", "weighting", "tokenizer", "min_tokens",
+             "extractor", "threshold", "num_perm")
+    options = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    given = {name: _ALGORITHM_OPTIONS.get(name, ("", ()))[0] for name in options}
+    if args.fold_traditional:
+        options["fold_traditional"] = True
+    for item in args.option or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CliError(f"--option needs NAME=VALUE, got {item!r}")
+        options[name.replace("-", "_")] = coerce_option(value)
+        given.setdefault(name.replace("-", "_"), f"-o {name}")
+    for name, option in given.items():
+        used_by = _ALGORITHM_OPTIONS.get(name, ("", ()))[1]
+        if used_by and args.algorithm not in used_by:
+            raise CliError(f"{option} applies to --algorithm {' or '.join(used_by)} only, "
+                           f"not {args.algorithm}")
+    return options
+
+
+def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
+    """The detector of ``algorithm`` with ``options``; bad values become a :class:`CliError`."""
+    from scrapy_simhash.detectors import get_detector
+
+    try:
+        detector = get_detector(algorithm, **options)
+        _ = detector.fingerprinter.extractor  # an unknown extractor fails now, not per page
+    except (ValueError, TypeError, ImportError) as error:
+        raise CliError(str(error)) from None
+    return detector
+
+
+# Signatures are computed here or in worker processes; a worker builds its own detector once.
+_WORKER_DETECTOR: Any = None
+
+
+def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
+    """Build the worker's detector. Ctrl-C signals the whole process group: workers ignore it
+    and the parent alone stops the run (a worker interrupted while it holds the pool's task
+    queue lock would make ``Pool.terminate`` wait for it forever)."""
+    global _WORKER_DETECTOR
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from scrapy_simhash.detectors import get_detector
+
+    _WORKER_DETECTOR = get_detector(algorithm, **options)
+
+
+@dataclass(frozen=True)
+class ExtractionFailed:
+    """In place of a signature: the extractor raised on this record's HTML (a custom
+    ``--extractor``, say). The record is kept unfingerprinted, as the crawl keeps such a page."""
+
+    cause: str
+
+
+def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
+    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``);
+    :class:`ExtractionFailed` for a page whose extraction raised.
+
+    SimHash signs the whole batch at once (:meth:`Fingerprinter.fingerprint_many`, the same
+    bits as one by one); other detectors sign record by record.
+    """
+    if detector.name == "simhash":
+        fingerprinter = detector.fingerprinter
+        if kind != "html":
+            return fingerprinter.fingerprint_many(items)
+        texts = [_guarded(fingerprinter.extract, html, None, url) for html, url in items]
+        signed = iter(fingerprinter.fingerprint_many(
+            [text for text in texts if not isinstance(text, ExtractionFailed)]
+        ))
+        return [text if isinstance(text, ExtractionFailed) else next(signed) for text in texts]
+    if kind == "html":
+        return [_guarded(detector.signature_html, html, None, url) for html, url in items]
+    return [detector.signature(text) for text in items]
+
+
+def _guarded(call: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return call(*args)
+    except Exception as error:
+        return ExtractionFailed(f"{type(error).__name__}: {error}")
+
+
+def _sign_in_worker(kind: str, items: Sequence[Any]) -> list[Any]:
+    return sign_batch(_WORKER_DETECTOR, kind, items)

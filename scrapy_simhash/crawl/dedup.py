@@ -1,0 +1,627 @@
+"""The keep/drop decision shared by the downloader middleware and the item pipeline.
+
+:class:`Deduplicator` turns "signature + index + stats + report" into one :class:`Outcome` for a
+page or an item, in one namespace (``pages`` or ``items``). It is the only place that calls the
+signature and the index, so swapping the algorithm (SimHash today; MinHash, KSentence or exact
+later via one setting) only touches
+:func:`~scrapy_simhash.crawl.settings.build_detector` and the index it opens.
+
+Stats written (``<ns>`` is ``pages`` or ``items``): ``simhash/<ns>/checked`` (signature computed
+and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped`` (of which
+``.../kept/index_error`` and ``.../dropped/index_error`` were not looked up: the index failed),
+``simhash/<ns>/skipped/<reason>``, ``simhash/index/<ns>/size``, ``simhash/index/errors``,
+``simhash/time/<ns>/fingerprint`` and ``simhash/time/<ns>/index`` (seconds).
+
+While the crawl runs, the index is flushed every :data:`FLUSH_INTERVAL` seconds (or its own
+``commit_interval``) on the reactor, so an idle crawl neither keeps SQLite's write lock (other
+processes would wait, then fail with "database is locked") nor leaves old fingerprints
+uncommitted (lost if the process is killed).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.defer import CancelledError as DeferredCancelled
+
+from scrapy_simhash import evidence as ev
+from scrapy_simhash.crawl.report import CrawlSession
+from scrapy_simhash.crawl.settings import (
+    SimhashConfig,
+)
+from scrapy_simhash.crawl.workers import WorkerError
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from scrapy_simhash.detectors import Detector
+    from scrapy_simhash.index import Match, NearDuplicateIndex
+
+logger = logging.getLogger(__name__)
+
+KEPT = "kept"
+DROPPED = "dropped"
+SKIPPED = "skipped"
+STOP_REASON = "simhash_index_error"
+REPORT_STOP_REASON = "simhash_report_error"
+#: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
+FLUSH_INTERVAL = 1.0
+#: Candidates within the threshold whose evidence is read, nearest first.
+MAX_CONFIRMED_CANDIDATES = 8
+#: A stored page matched by this many other pages, whose text is short or does not stand for
+#: its page, is a template or an interstitial (a ban page, a login form, a listing's intro), not
+#: content: nothing is dropped against it any more. A page has a handful of variants (print,
+#: AMP, tracking parameters); a template has many.
+TEMPLATE_MATCHES = 8
+#: ... "short": fewer words than this in its main text.
+TEMPLATE_MAX_WORDS = 300
+#: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
+STOP_RETRY_SECONDS = 0.05
+STOP_ATTEMPTS = 200
+
+
+def error_kind(error: BaseException) -> str:
+    """What tells one cause of failure from another, for logging each once: the exception's
+    type, with SQLite's error name (a locked database, a full disk and an I/O error are all
+    ``OperationalError``) or the code of a Redis error reply (``OOM``, ``READONLY`` ...)."""
+    name = type(error).__name__
+    origin = error.__cause__ or error
+    code = getattr(origin, "sqlite_errorname", None)  # Python >= 3.11
+    if code is None and not isinstance(origin, OSError):
+        first = str(origin).split(" ", 1)[0]
+        code = first if len(first) > 1 and first.isalpha() and first.isupper() else None
+    return f"{name} {code}" if code else name
+
+
+class DecisionOrder:
+    """Decisions in the order the checks began, whatever order their signatures come back in.
+
+    With worker processes a signature can come back before an earlier one (another worker, or
+    one computed inline while the worker is busy); "keep the first of each cluster" means the
+    earlier page or item must still be decided first. Each check takes a ticket, waits for its
+    turn before touching the index, and releases it when done (also when it fails or is
+    cancelled, so one lost check never holds up the others).
+    """
+
+    def __init__(self) -> None:
+        self._next_ticket = 0
+        self._turn = 0
+        self._waiting: dict[int, Any] = {}
+        self._abandoned: set[int] = set()
+
+    def ticket(self) -> int:
+        ticket = self._next_ticket
+        self._next_ticket += 1
+        return ticket
+
+    async def wait(self, ticket: int) -> None:
+        """Return when every earlier ticket has been released."""
+        if ticket == self._turn:
+            return
+        from scrapy.utils.defer import maybe_deferred_to_future
+        from twisted.internet.defer import Deferred
+
+        turn: Deferred = Deferred()
+        self._waiting[ticket] = turn
+        await maybe_deferred_to_future(turn)
+
+    def release(self, ticket: int) -> None:
+        if ticket != self._turn:  # given up before its turn (cancelled): skipped when it comes
+            self._waiting.pop(ticket, None)
+            self._abandoned.add(ticket)
+            return
+        self._turn += 1
+        while self._turn in self._abandoned:
+            self._abandoned.discard(self._turn)
+            self._turn += 1
+        turn = self._waiting.pop(self._turn, None)
+        if turn is not None:
+            from twisted.internet import reactor
+
+            reactor.callLater(0, turn.callback, None)  # not from inside this decision's frame
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The decision for one page or item."""
+
+    action: str  # KEPT, DROPPED or SKIPPED
+    fingerprint: Any = None  # the signature: an int for simhash, exact and ksentence
+    match: Match | None = None
+    reason: str | None = None  # why skipped, or "index_error" for a drop by policy
+
+    @property
+    def dropped(self) -> bool:
+        return self.action == DROPPED
+
+
+class Deduplicator:
+    """Signature + index + stats + report for one namespace of one crawl."""
+
+    def __init__(
+        self, crawler: Crawler, config: SimhashConfig, detector: Detector, namespace: str
+    ) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.detector = detector
+        self.namespace = namespace
+        self.kind = namespace.rstrip("s")  # "page" / "item", as written in the report
+        self.stats = crawler.stats
+        self.session = CrawlSession.of(crawler, config.report_file, config.jobdir)
+        self.index: NearDuplicateIndex | None = None
+        self._prefix = f"simhash/{namespace}/"
+        self._stopping = False
+        #: The crawl is stopping because this component could not start (its index, its report
+        #: file): see :meth:`drop_while_stopping`.
+        self.start_up_failed = False
+        self._closed = False
+        self._flusher: Any = None
+        self.order = DecisionOrder()
+        self.evidence = EvidenceStore(self)
+        self.templates = Templates(self)
+        self._warned_withdraw = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the index (at spider_opened); if it cannot be opened the crawl stops."""
+        from scrapy_simhash.index import IndexParameterMismatch
+        from scrapy_simhash.index.base import mask_password
+
+        report_usable = self.session.component_opened(self.namespace)
+        self.start_up_failed = True  # until the index is open and the report usable
+        if self.session.index_unusable:  # the other component just failed on the same URI
+            self._stopping = True  # and is stopping the crawl: no second try, no second wait
+            return
+        try:
+            self.index = self.detector.open_index(
+                self.config.index_uri, namespace=self.namespace, **self.config.index_options
+            )
+        except IndexParameterMismatch as error:
+            self.session.index_unusable = True
+            logger.error(
+                "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
+                "use another index or the same settings. Stopping the crawl.",
+                mask_password(self.config.index_uri), error, extra={"crawler": self.crawler},
+            )
+            self._stop()
+            return
+        except Exception as error:
+            # Without its index the crawl cannot deduplicate at all: stop whatever the policy.
+            self.session.index_unusable = True
+            self.stats.inc_value("simhash/index/errors")
+            # (an unknown option's error names no setting; values may hold a password)
+            options = ", ".join(sorted(map(str, self.config.index_options)))
+            with_options = f" with SIMHASH_INDEX_OPTIONS {options}" if options else ""
+            logger.error(
+                "Simhash: cannot open the index at SIMHASH_INDEX_URI=%r%s (%s: %s). "
+                "Stopping the crawl.",
+                mask_password(self.config.index_uri), with_options, type(error).__name__, error,
+                extra={"crawler": self.crawler},
+            )
+            self._stop()
+            return
+        self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
+        self._start_flusher()
+        if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
+            self._stop(REPORT_STOP_REASON)
+            return
+        self.start_up_failed = False
+
+    def drop_while_stopping(self) -> str:
+        """Count a page or item that reached a component that could not start while the crawl
+        stops (Scrapy 2.13 fetches its first pages before a stop at start-up takes effect): it
+        is dropped unchecked, never passed on as if checked. The reason, for its exception."""
+        self.stats.inc_value(f"{self._prefix}dropped/stopping")
+        return "dropped unchecked: the crawl is stopping (scrapy-simhash could not start)"
+
+    def _start_flusher(self) -> None:
+        """Flush the index periodically on the crawl's reactor (none installed: no timer)."""
+        if "twisted.internet.reactor" not in sys.modules:
+            return
+        from twisted.internet import task
+
+        interval = getattr(self.index, "commit_interval", None)
+        if not isinstance(interval, (int, float)) or interval <= 0:
+            interval = FLUSH_INTERVAL
+        self._flusher = task.LoopingCall(self.flush)
+        self._flusher.start(float(interval), now=False).addErrback(lambda failure: None)
+
+    def flush(self) -> None:
+        """Make the fingerprints stored so far durable; an error is counted, never raised."""
+        if self.index is None:
+            return
+        try:
+            self.index.flush()
+        except Exception as error:
+            self._index_error("flush", error)
+
+    def close(self) -> None:
+        """Flush and close the index (at spider_closed), record its size, end the session."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._flusher is not None and self._flusher.running:
+            self._flusher.stop()
+        self._flusher = None
+        index = self.index
+        try:
+            if index is not None:
+                self.flush()  # first, so the size is what the index keeps
+                try:
+                    self.stats.set_value(f"simhash/index/{self.namespace}/size", len(index))
+                except Exception as error:
+                    self._index_error("size", error)
+                index.close()
+        except Exception as error:
+            self._index_error("close", error)
+        finally:
+            self.index = None
+            self.session.component_closed(self.namespace)
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def count_note(self, note: str | None) -> None:
+        """Count what a signature's note says (``simhash/<ns>/<note>``), if it has one."""
+        if note is not None:
+            self.stats.inc_value(self._prefix + note)
+
+    def skip(self, reason: str) -> Outcome:
+        """Count a page/item that is passed through unchecked, with the reason."""
+        self.stats.inc_value(f"{self._prefix}skipped/{reason}")
+        return Outcome(SKIPPED, reason=reason)
+
+    def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
+        """Compute the signature with ``compute`` and check-and-add it under ``key`` (``retry``:
+        see :meth:`decide`)."""
+        started = time.perf_counter()
+        try:
+            fingerprint = compute()
+        except Exception as error:
+            return self.signature_failed(key, error, time.perf_counter() - started)
+        return self.decide(key, fingerprint, time.perf_counter() - started, retry=retry)
+
+    async def check_in_order(
+        self,
+        key: str,
+        compute: Callable[[Any], Any],
+        subject: Any,
+        offloaded: Awaitable[tuple[Any, float, str | None]] | None = None,
+        retry: bool = False,
+    ) -> Outcome:
+        """:meth:`check` for crawls with worker processes: the signature of ``subject`` (a
+        response, an item's text) comes from ``offloaded``, what a worker was handed (it gives
+        ``(signature, seconds, note)``; a note is counted in ``simhash/<ns>/<note>``), or,
+        without it, from ``compute(subject)`` inline; the decision waits for every check that
+        began earlier (:class:`DecisionOrder`). A worker that died on this very task keeps it
+        unchecked (``skipped/worker_error``); one that never got to it leaves the work to
+        ``compute``. (No closures: whatever a check allocates lives until its worker answers.)
+        """
+        ticket = self.order.ticket()
+        try:
+            started = time.perf_counter()
+            failure: tuple[Exception, str] | None = None
+            signature, seconds = None, 0.0
+            try:
+                if offloaded is not None:
+                    try:
+                        signature, seconds, note = await offloaded
+                    except WorkerError as error:
+                        if not error.retry_inline:
+                            raise
+                        offloaded = None
+                    else:
+                        self.count_note(note)
+                if offloaded is None:
+                    started = time.perf_counter()
+                    signature = compute(subject)
+                    seconds = time.perf_counter() - started
+            except WorkerError as error:
+                failure = (error, "worker_error")
+            except DeferredCancelled:  # a Deferred waiter (reactors without asyncio) cancelled:
+                raise  # the check is, too (asyncio's CancelledError is no Exception anyway)
+            except Exception as error:  # the extractor raised, inline or in a worker
+                failure = (error, "error")
+                seconds = time.perf_counter() - started if offloaded is None else 0.0
+            await self.order.wait(ticket)
+            if failure is not None:
+                return self.signature_failed(key, failure[0], seconds, reason=failure[1])
+            return self.decide(key, signature, seconds, retry=retry)
+        finally:
+            self.order.release(ticket)
+
+    def signature_failed(
+        self, key: str, error: Exception, seconds: float = 0.0, reason: str = "error"
+    ) -> Outcome:
+        """Count and log (once per cause) a signature that could not be computed; keep it."""
+        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
+        self._log_once("signature", error, key)
+        return self.skip(reason)
+
+    def decide(
+        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
+    ) -> Outcome:
+        """Check a signature computed in ``seconds`` (inline or in a worker process) against
+        the index and store it unless it duplicates a stored one; ``fingerprint`` is a
+        :class:`~scrapy_simhash.detectors.Signed` (a bare signature has no evidence).
+
+        A stored candidate is a question, not an answer: it is a duplicate only when the
+        evidence confirms it (:meth:`Detector.confirms`) and it is not a template (a stored
+        page matched by many others while its text is short or weak, see
+        :data:`TEMPLATE_MATCHES`). ``retry``: ``key`` is fetched again after an earlier attempt
+        (Scrapy's ``retry_times``), so a match stored under ``key`` itself is that attempt:
+        kept (``kept/retry``), not added.
+        """
+        from scrapy_simhash.detectors import Signed
+
+        signed = fingerprint if isinstance(fingerprint, Signed) else Signed(fingerprint)
+        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
+        if signed.signature is None:
+            return self.skip("too_short")
+        self.stats.inc_value(f"{self._prefix}checked")
+        started = time.perf_counter()
+        try:
+            if self.index is None:
+                raise RuntimeError("the index is not open (see the first simhash error)")
+            match = self._check_and_add(key, signed)
+        except Exception as error:
+            return self._decide_on_index_error(key, signed.signature, error)
+        finally:
+            elapsed = time.perf_counter() - started
+            self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
+        signature = signed.signature
+        if match is None:
+            self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"simhash/index/{self.namespace}/size")
+            return Outcome(KEPT, fingerprint=signature)
+        if retry and match.key == key:
+            self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"{self._prefix}kept/retry")
+            return Outcome(KEPT, fingerprint=signature, reason="retry")
+        self.stats.inc_value(f"{self._prefix}dropped")
+        dry_run = {"dry_run": True} if self.config.dry_run else {}
+        self.session.record_duplicate(self.kind, key, match.key, match.distance, **dry_run)
+        if self.config.dry_run:
+            self.stats.inc_value(f"{self._prefix}dropped/dry_run")
+            logger.debug(
+                "Simhash: would drop %s %s: near-duplicate of %s (distance %d; SIMHASH_DRY_RUN)",
+                self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
+            )
+            return Outcome(KEPT, fingerprint=signature, match=match, reason="dry_run")
+        if self.kind == "page":  # (Scrapy logs a dropped item itself, with the same words)
+            logger.debug(
+                "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
+                self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
+            )
+        return Outcome(DROPPED, fingerprint=signature, match=match)
+
+    def _check_and_add(self, key: str, signed: Any) -> Match | None:
+        """The stored page that ``signed`` duplicates, or None after storing it.
+
+        The index's own check-and-add comes first: it stores a page that has no candidate at
+        all in one step (under SQLite's write lock, in one Redis script), so two processes never
+        both store one page. A candidate it returns is then weighed; when neither it nor any
+        other candidate is confirmed, the page is stored beside them."""
+        index = self.index
+        signature, evidence = signed.signature, signed.evidence
+        nearest = index.check_and_add(key, signature)
+        if nearest is not None:
+            duplicate = self._confirmed(key, nearest, signature, evidence)
+            if duplicate is not None:
+                return duplicate
+            index.add(key, signature)
+        if evidence is not None:
+            self.evidence.put(key, evidence)
+        return None
+
+    def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any
+                   ) -> Match | None:
+        """The candidate the evidence confirms (the nearest first, then the others within the
+        threshold), or None; counts why none was."""
+        templates = self.templates
+        if templates.is_template(nearest.key):
+            self.stats.inc_value(f"{self._prefix}kept/template")
+            return None
+        if evidence is None:  # a detector whose signatures confirm themselves
+            return templates.matched(nearest, None)
+        candidates = [nearest]
+        if hasattr(self.index, "query"):  # (an index class of the user's own may only check)
+            candidates += [
+                m for m in self.index.query(signature)[:MAX_CONFIRMED_CANDIDATES]
+                if (m.key, m.fingerprint) != (nearest.key, nearest.fingerprint)
+            ]
+        if any(templates.is_template(m.key) for m in candidates):
+            self.stats.inc_value(f"{self._prefix}kept/template")
+            return None
+        stored = self.evidence.get([m.key for m in candidates])
+        for candidate, found in zip(candidates, stored, strict=True):
+            same_site = ev.same_site(key, candidate.key)
+            if found is not None and self.detector.confirms(evidence, found, same_site):
+                return templates.matched(candidate, found)
+        self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
+        return None
+
+    def withdraw(self, key: str, fingerprint: Any) -> bool:
+        """Take a kept page back out of the index (its response was not content: a ban page,
+        an interstitial); True when it was there. Pages dropped against it are the caller's to
+        fetch again."""
+        if self.index is None:
+            return False
+        remove = getattr(self.index, "remove", None)
+        try:
+            removed = bool(remove(key, fingerprint)) if remove is not None else None
+        except NotImplementedError:  # an index class of the user's own
+            removed = None
+        except Exception as error:
+            self._index_error("remove", error)
+            return False
+        if removed is None:
+            self._warn_once_cannot_withdraw()
+        self.evidence.forget(key)
+        self.templates.forget(key)
+        if removed:
+            self.stats.inc_value(f"{self._prefix}withdrawn")
+            self.stats.inc_value(f"simhash/index/{self.namespace}/size", -1)
+        return bool(removed)
+
+    def _warn_once_cannot_withdraw(self) -> None:
+        if self._warned_withdraw:
+            return
+        self._warned_withdraw = True
+        logger.warning(
+            "Simhash: the index at SIMHASH_INDEX_URI=%r cannot remove a page (no remove()); a "
+            "page withdrawn as not content stays in it",
+            self.config.index_uri, extra={"crawler": self.crawler},
+        )
+
+    # -- failures ----------------------------------------------------------------------------
+
+    def _decide_on_index_error(self, key: str, fingerprint: Any, error: Exception) -> Outcome:
+        self._index_error("check_and_add", error)
+        policy = self.config.on_index_error
+        if policy != "drop":  # "keep", or "stop" (the crawl stops; what was checked is kept)
+            self.stats.inc_value(f"{self._prefix}kept")
+            self.stats.inc_value(f"{self._prefix}kept/index_error")
+            return Outcome(KEPT, fingerprint=fingerprint, reason="index_error")
+        self.stats.inc_value(f"{self._prefix}dropped")
+        self.stats.inc_value(f"{self._prefix}dropped/index_error")
+        self.session.record_duplicate(self.kind, key, None, None)
+        return Outcome(DROPPED, fingerprint=fingerprint, reason="index_error")
+
+    def _index_error(self, operation: str, error: Exception) -> None:
+        self.stats.inc_value("simhash/index/errors")
+        from scrapy_simhash.index.base import mask_password
+
+        self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
+        if self.config.on_index_error == "stop":
+            self._stop()
+
+    def _log_once(self, where: str, error: Exception, subject: str) -> None:
+        """Log the first error of each kind at each place; the index is the crawl's pages' and
+        items' alike (one outage, one line), a signature this component's own."""
+        kind = error_kind(error)
+        place = where if where.startswith("index") else f"{self.namespace} {where}"
+        logged = self.session.logged_causes
+        if (place, kind) in logged:
+            return
+        logged.add((place, kind))
+        logger.error(
+            "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
+            "(SIMHASH_ON_INDEX_ERROR=%r)",
+            where, subject, type(error).__name__, error, kind,
+            self.config.on_index_error, exc_info=error, extra={"crawler": self.crawler},
+        )
+
+    def _stop(self, reason: str = STOP_REASON) -> None:
+        if self._stopping:
+            return
+        self._stopping = True
+        try:
+            engine = self.crawler.engine
+        except RuntimeError:  # Scrapy >= 2.14 before the crawl starts (no engine to stop)
+            engine = None
+        if engine is None:
+            return
+        if hasattr(engine, "close_spider_async"):  # Scrapy >= 2.14
+            from scrapy.utils.defer import deferred_from_coro
+
+            deferred_from_coro(engine.close_spider_async(reason=reason))
+        else:  # pragma: no cover - Scrapy 2.13 (its tests run on 2.13 in CI)
+            self._close_once_running(engine, reason, attempts=STOP_ATTEMPTS)
+
+    def _close_once_running(self, engine: Any, reason: str, attempts: int) -> None:
+        """Scrapy 2.13: close the spider once the engine runs. Closed from ``spider_opened``,
+        before ``engine.start()``, 2.13 never finishes the crawl (``start`` waits forever)."""
+        if not engine.running and attempts > 0:
+            from twisted.internet import reactor
+
+            reactor.callLater(
+                STOP_RETRY_SECONDS, self._close_once_running, engine, reason, attempts - 1
+            )
+            return
+        engine.close_spider(self.crawler.spider, reason)
+
+
+class EvidenceStore:
+    """The evidence of stored pages: in the index when it keeps evidence (every built-in one),
+    else in this process (an index class of the user's own: this crawl's pages only)."""
+
+    def __init__(self, dedup: Deduplicator) -> None:
+        self._dedup = dedup
+        self._local: dict[str, Any] = {}
+
+    def _in_index(self) -> bool:
+        return bool(getattr(self._dedup.index, "supports_evidence", False))
+
+    def put(self, key: str, evidence: Any) -> None:
+        if self._in_index():
+            self._dedup.index.put_evidence(key, evidence.to_bytes())
+        else:
+            self._local[key] = evidence
+
+    def get(self, keys: list[str]) -> list[Any]:
+        if not self._in_index():
+            return [self._local.get(key) for key in keys]
+        from scrapy_simhash.evidence import Evidence
+
+        found = self._dedup.index.get_evidence(keys)
+        return [None if data is None else Evidence.from_bytes(data) for data in found]
+
+    def forget(self, key: str) -> bool:
+        return self._local.pop(key, None) is not None
+
+
+class Templates:
+    """Stored pages that behave like templates (see :data:`TEMPLATE_MATCHES`), and who is told
+    when one is found (the downloader middleware fetches the pages dropped against it again)."""
+
+    def __init__(self, dedup: Deduplicator) -> None:
+        self._dedup = dedup
+        self._matches: dict[str, int] = {}
+        self._keys: set[str] = set()
+        self._logged = False
+        self.listeners: list[Callable[[str], None]] = []
+
+    def is_template(self, key: str) -> bool:
+        return key in self._keys
+
+    def forget(self, key: str) -> None:
+        self._matches.pop(key, None)
+        self._keys.discard(key)
+
+    def matched(self, match: Match | None, evidence: Any) -> Match | None:
+        """Count a confirmed match; the match, or None when its page turned out a template."""
+        if match is None:
+            return None
+        count = self._matches.get(match.key, 0) + 1
+        self._matches[match.key] = count
+        if count < TEMPLATE_MATCHES or not _template_like(evidence):
+            return match
+        self._keys.add(match.key)
+        self._matches.pop(match.key, None)
+        dedup = self._dedup
+        dedup.stats.inc_value(f"simhash/{dedup.namespace}/templates")
+        if not self._logged:
+            self._logged = True
+            logger.info(
+                "Simhash: %s %s is matched by %d other %ss with little text of their own: taken "
+                "for a template or an interstitial, nothing is dropped against it (further ones "
+                "are counted in simhash/%s/templates)",
+                dedup.kind, match.key, count, dedup.kind, dedup.namespace,
+                extra={"crawler": dedup.crawler},
+            )
+        for listener in self.listeners:
+            listener(match.key)
+        return None
+
+
+def _template_like(evidence: Any) -> bool:
+    """Short or weak text (None: nothing tells, e.g. an exact detector's signature)."""
+    if evidence is None:
+        return True
+    return evidence.weak or evidence.words < TEMPLATE_MAX_WORDS

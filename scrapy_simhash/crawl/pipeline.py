@@ -1,0 +1,153 @@
+"""Item pipeline: drop items whose text is a near-duplicate of an earlier item's.
+
+Enable it with one line (or through :class:`scrapy_simhash.Addon`)::
+
+    ITEM_PIPELINES = {"scrapy_simhash.SimhashPipeline": 300}
+
+The text is the item's ``SIMHASH_ITEM_FIELDS`` joined in order (missing or empty fields are left
+out; list values are joined too); the item is keyed by its ``SIMHASH_ITEM_KEY_FIELD`` (``url``) so a
+drop names the item it duplicates. Items keep their own index namespace (``items``), apart from
+the downloader middleware's ``pages``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem
+
+from scrapy_simhash.crawl.component import DedupComponent
+from scrapy_simhash.crawl.signing import text_signature
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from scrapy_simhash.crawl.dedup import Outcome
+
+PRIORITY = 300
+
+
+logger = logging.getLogger(__name__)
+
+class NearDuplicateItem(DropItem):
+    """The item is a near-duplicate of an earlier one; Scrapy counts it under
+    ``item_dropped_reasons_count/NearDuplicateItem``."""
+
+    def __init__(self, key: str, duplicate_of: str | None, distance: int | None) -> None:
+        if duplicate_of is None:
+            message = f"{key} dropped: simhash index error (SIMHASH_ON_INDEX_ERROR='drop')"
+        else:
+            message = f"Near-duplicate of {duplicate_of} (distance {distance}): {key}"
+        super().__init__(message, log_level="DEBUG")  # an expected outcome, not a warning
+        self.key = key
+        self.duplicate_of = duplicate_of
+        self.distance = distance
+
+
+def item_text(adapter: ItemAdapter, fields: tuple[str, ...]) -> str:
+    """The configured fields' text, joined by newlines: strings as they are, bytes as UTF-8,
+    the parts of lists and the values of dicts one by one, anything else as ``str()``."""
+    parts: list[str] = []
+    for name in fields:
+        _collect_text(adapter.get(name), parts)
+    return "\n".join(parts)
+
+
+def _collect_text(value: Any, parts: list[str], depth: int = 0) -> None:
+    if value is None or depth > _MAX_FIELD_DEPTH:
+        return
+    if isinstance(value, str):
+        if value:
+            parts.append(value)
+    elif isinstance(value, (bytes, bytearray)):
+        parts.append(bytes(value).decode("utf-8", errors="replace"))
+    elif isinstance(value, Mapping):
+        for part in value.values():
+            _collect_text(part, parts, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for part in value:
+            _collect_text(part, parts, depth + 1)
+    else:
+        parts.append(str(value))
+
+
+_MAX_FIELD_DEPTH = 8  # nested lists and dicts deeper than this are left out
+
+
+class SimhashPipeline(DedupComponent):
+    """Fingerprints each item's text fields and drops near-duplicates with NearDuplicateItem."""
+
+    namespace = "items"
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.fields = self.config.item_fields
+        self.key_field = self.config.item_key_field
+        self._unkeyed = 0
+        self._warned_fields = False
+
+    def process_item(self, item: Any, spider: Any = None) -> Any:
+        """The item, or (with worker processes) a coroutine that returns it; raises
+        :class:`NearDuplicateItem` for a near-duplicate."""
+        if self.dedup.start_up_failed:
+            raise DropItem(self.dedup.drop_while_stopping())
+        adapter = ItemAdapter(item)
+        try:
+            text = item_text(adapter, self.fields)
+            key = self._key(adapter) if text.strip() else None
+        except Exception as error:  # a value whose str() raises: an int of 5,000 digits, say
+            self.dedup.signature_failed("an item", error)  # kept unchecked, counted, logged once
+            return item
+        if key is None:  # no text
+            self.dedup.skip("no_text")
+            if not self._warned_fields and not any(name in adapter for name in self.fields):
+                self._warn_fields(adapter)
+            return item
+        if self.workers is not None:
+            return self._check_with_workers(item, key, text)
+        return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
+
+    async def _check_with_workers(self, item: Any, key: str, text: str) -> Any:
+        """In a worker when one has room, else inline; decided in the order checks began."""
+        workers = self.workers
+        offloaded = None
+        if workers.available and workers.has_room():
+            offloaded = workers.submit_text(text)
+        outcome = await self.dedup.check_in_order(key, self._signature, text, offloaded)
+        return self._apply(item, key, outcome)
+
+    def _signature(self, text: str) -> Any:
+        return text_signature(self.dedup.detector, text)
+
+    def _apply(self, item: Any, key: str, outcome: Outcome) -> Any:
+        if outcome.dropped:
+            match = outcome.match
+            raise NearDuplicateItem(
+                key, match.key if match else None, match.distance if match else None
+            )
+        return item
+
+    def _warn_fields(self, adapter: ItemAdapter) -> None:
+        """Once a crawl: the items carry none of the fields the pipeline reads."""
+        self._warned_fields = True
+        logger.warning(
+            "Simhash: an item has none of SIMHASH_ITEM_FIELDS %s (its fields: %s); such items "
+            "pass unchecked (simhash/items/skipped/no_text). Set SIMHASH_ITEM_FIELDS to the "
+            "fields that hold your items' text.",
+            list(self.fields), ", ".join(sorted(map(str, adapter.keys()))) or "none",
+            extra={"crawler": self.crawler},
+        )
+
+    def _key(self, adapter: ItemAdapter) -> str:
+        value = adapter.get(self.key_field) if self.key_field else None
+        if isinstance(value, (list, tuple)):  # an ItemLoader's default output: a list
+            value = next((part for part in value if part), None)
+        if value:
+            # A lone surrogate (JSON's escape of half an emoji) is no text an index can store:
+            # written out as its escape, so the item keeps a key of its own.
+            return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+        self._unkeyed += 1
+        return f"item-{self._unkeyed}"

@@ -1,0 +1,179 @@
+"""The item pipeline, built through get_crawler."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import DropItem
+from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.crawl.pipeline import NearDuplicateItem, SimhashPipeline
+
+BODY = " ".join(f"Line {n}: the seed library lends beans and squash to {n} gardeners."
+                for n in range(30))
+OTHER = " ".join(f"Line {n}: night buses need shelters with lights for {n} riders."
+                 for n in range(30))
+
+
+@pytest.fixture
+def pipeline_and_stats():
+    def _build(**settings):
+        # the decisions, computed inline (worker processes: tests/crawl/workers)
+        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
+        pipeline = SimhashPipeline.from_crawler(crawler)
+        pipeline.spider_opened()
+        return pipeline, crawler.stats
+
+    return _build
+
+
+def test_drops_near_duplicate_item_naming_the_original_and_distance(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    first = {"url": "http://a.test/1", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(first) is first
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY})
+    assert isinstance(dropped.value, DropItem)
+    assert "Near-duplicate of http://a.test/1 (distance 0)" in str(dropped.value)
+    other = {"url": "http://a.test/2", "title": "Buses", "body": OTHER}
+    assert pipeline.process_item(other) is other
+    assert stats.get_value("simhash/items/dropped") == 1
+    assert stats.get_value("simhash/items/kept") == 2
+    pipeline.spider_closed()
+    assert stats.get_value("simhash/index/items/size") == 2
+
+
+def test_item_fields_setting_chooses_the_text(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_ITEM_FIELDS=["text"])
+    assert pipeline.process_item({"title": "x", "body": BODY}) is not None
+    assert stats.get_value("simhash/items/skipped/no_text") == 1
+    pipeline.process_item({"text": [BODY[:200], BODY[200:]]})
+    with pytest.raises(NearDuplicateItem, match="item-2"):
+        pipeline.process_item({"text": BODY})
+
+
+def test_pages_and_items_use_separate_namespaces(pipeline_and_stats):
+    from scrapy_simhash.crawl.downloader import SimhashDownloaderMiddleware
+
+    pipeline, _ = pipeline_and_stats()
+    middleware = SimhashDownloaderMiddleware.from_crawler(pipeline.crawler)
+    middleware.spider_opened()
+    assert pipeline.dedup.index.namespace == "items"
+    assert middleware.dedup.index.namespace == "pages"
+    url = "http://a.test/1"
+    body = f"<html><body><article><p>{BODY}</p></article></body></html>".encode()
+    response = HtmlResponse(url, body=body, encoding="utf-8", request=Request(url))
+    assert middleware.process_response(response.request, response) is response
+    item = {"url": url, "body": BODY}  # the page's own text, as its item
+    assert pipeline.process_item(item) is item  # not a duplicate of the page
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/2", "body": BODY})
+    middleware.spider_closed()
+
+
+def test_an_item_loaders_list_of_urls_names_the_item_by_its_first(pipeline_and_stats):
+    pipeline, _ = pipeline_and_stats()
+    pipeline.process_item({"url": ["", "http://a.test/1"], "title": "Seeds", "body": BODY})
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": ["http://a.test/2"], "title": "Seeds", "body": BODY})
+    assert str(dropped.value) == "Near-duplicate of http://a.test/1 (distance 0): http://a.test/2"
+
+
+def test_item_text_reads_bytes_and_nested_values_not_their_repr():
+    from itemadapter import ItemAdapter
+
+    from scrapy_simhash.crawl.pipeline import item_text
+
+    item = {"title": b"Seeds \xe2\x9c\x93", "body": {"lead": "Beans.", "more": ["Squash.", 3]}}
+    assert item_text(ItemAdapter(item), ("title", "body")) == "Seeds ✓\nBeans.\nSquash.\n3"
+
+
+def test_item_fields_may_be_a_json_array_on_the_command_line(pipeline_and_stats):
+    pipeline, _ = pipeline_and_stats(SIMHASH_ITEM_FIELDS='["title", "text"]')
+    assert pipeline.fields == ("title", "text")
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no text for this value")
+
+
+def test_a_field_whose_str_raises_keeps_the_item_unchecked_and_logs_once(pipeline_and_stats,
+                                                                          caplog):
+    pipeline, stats = pipeline_and_stats()
+    items = [
+        {"url": "http://a.test/1", "title": 10**5000, "body": BODY},  # past int's str() limit
+        {"url": "http://a.test/2", "title": _Unprintable(), "body": BODY},
+        {"url": _Unprintable(), "title": "Seeds", "body": BODY},  # the key field
+    ]
+    for item in items:
+        assert pipeline.process_item(item) is item
+    assert stats.get_value("simhash/items/skipped/error") == 3
+    assert stats.get_value("simhash/index/items/size", 0) == 0
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [r.getMessage().split(" (")[0] for r in errors] == [
+        "Simhash: signature failed for an item", "Simhash: signature failed for an item"]
+    assert "RuntimeError: no text for this value" in errors[1].getMessage()
+
+
+def test_a_key_with_a_lone_surrogate_is_stored_as_its_escape(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_ON_INDEX_ERROR="stop")
+    first = {"url": "http://a.test/\ud83d", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(first) is first
+    with pytest.raises(NearDuplicateItem) as dropped:
+        pipeline.process_item({"url": "http://a.test/2", "title": "Seeds", "body": BODY})
+    assert dropped.value.duplicate_of == "http://a.test/\\ud83d"
+    assert stats.get_value("simhash/index/errors") is None
+
+
+def test_an_item_the_evidence_does_not_confirm_is_kept(pipeline_and_stats):
+    import random
+
+    pipeline, stats = pipeline_and_stats()
+    words = BODY.split()
+    random.Random(3).shuffle(words)  # the same words, so the same SimHash; other 3-grams
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    shuffled = {"url": "http://a.test/2", "title": "Seeds", "body": " ".join(words)}
+    assert pipeline.process_item(shuffled) is shuffled
+    assert stats.get_value("simhash/items/kept/unconfirmed") == 1
+
+
+def test_a_short_item_is_dropped_only_for_a_nearly_identical_text(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    notice = ("Store notice: the Leeds branch closes early on {day} for a stock count; online "
+              "orders ship as usual and collections move to the next morning.")
+    pipeline.process_item({"url": "http://a.test/1", "body": notice.format(day="Monday")})
+    tuesday = {"url": "http://a.test/2", "body": notice.format(day="Tuesday 14 March")}
+    assert pipeline.process_item(tuesday) is tuesday
+    assert stats.get_value("simhash/items/kept/unconfirmed") == 1  # a candidate, not confirmed
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/1?x", "body": notice.format(day="Monday")})
+
+
+def test_dry_run_drops_no_item(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats(SIMHASH_DRY_RUN=True)
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    again = {"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY}
+    assert pipeline.process_item(again) is again
+    assert stats.get_value("simhash/items/dropped/dry_run") == 1
+
+
+def test_items_without_the_configured_fields_are_warned_of_once(pipeline_and_stats, caplog):
+    pipeline, stats = pipeline_and_stats()
+    for n in range(3):
+        pipeline.process_item({"url": f"http://a.test/{n}", "name": "Kettle", "price": 30 + n})
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1
+    assert "none of SIMHASH_ITEM_FIELDS ['title', 'body']" in warnings[0]
+    assert "(its fields: name, price, url)" in warnings[0]
+    assert stats.get_value("simhash/items/skipped/no_text") == 3
+
+
+def test_a_dropped_item_is_logged_by_scrapy_alone(pipeline_and_stats, caplog):
+    caplog.set_level("DEBUG", logger="scrapy_simhash")
+    pipeline, _ = pipeline_and_stats()
+    pipeline.process_item({"url": "http://a.test/1", "title": "Seeds", "body": BODY})
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY})
+    assert not [r for r in caplog.records if "near-duplicate of" in r.getMessage()]

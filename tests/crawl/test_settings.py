@@ -1,0 +1,142 @@
+"""SIMHASH_* settings: defaults, and bad values failing at start-up with the setting's name."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import Spider
+from scrapy.utils.test import get_crawler
+
+from scrapy_simhash.crawl.downloader import SimhashDownloaderMiddleware
+from scrapy_simhash.crawl.pipeline import SimhashPipeline
+from scrapy_simhash.crawl.settings import SimhashSettingError, load_config
+
+
+def config(**settings):
+    return load_config(get_crawler(Spider, settings).settings)
+
+
+def test_defaults():
+    loaded = config()
+    assert loaded.enabled is True
+    assert loaded.index_uri == "memory://"
+    assert loaded.fingerprint_kwargs == {}  # the library's defaults
+    assert loaded.item_fields == ("title", "body")
+    assert loaded.on_index_error == "keep"
+    assert loaded.report_file is None
+    assert loaded.workers == "auto"
+    assert loaded.worker_timeout == 60.0
+
+
+def test_values_are_read():
+    loaded = config(SIMHASH_BITS="128", SIMHASH_MAX_DISTANCE=6, SIMHASH_ITEM_FIELDS="title, text",
+                    SIMHASH_ON_INDEX_ERROR="DROP", SIMHASH_FOLD_TRADITIONAL="true",
+                    SIMHASH_INDEX_URI="sqlite:///seen.db")
+    assert loaded.fingerprint_kwargs == {"bits": 128, "max_distance": 6, "fold_traditional": True}
+    assert loaded.item_fields == ("title", "text")
+    assert loaded.on_index_error == "drop"
+    assert loaded.index_uri == "sqlite:///seen.db"
+    assert config(SIMHASH_WORKERS="3", SIMHASH_WORKER_TIMEOUT="2.5").workers == 3
+    assert config(SIMHASH_WORKERS=" AUTO ").workers == "auto"
+    assert config(SIMHASH_WORKER_TIMEOUT="2.5").worker_timeout == 2.5
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "allowed"),
+    [
+        ("SIMHASH_ENABLED", "maybe", "True or False"),
+        ("SIMHASH_ALGORITHM", "lsh", "'simhash', 'minhash', 'ksentence', 'exact'"),
+        ("SIMHASH_ALGORITHM_OPTIONS", "not a dict", "dict"),
+        ("SIMHASH_BITS", "many", "allowed values are 64 or 128"),
+        ("SIMHASH_BITS", "--64", "allowed values are 64 or 128"),  # int() would refuse it
+        ("SIMHASH_BITS", "\u00b2", "allowed values are 64 or 128"),  # a digit to str.isdigit
+        ("SIMHASH_BITS", 64.0, "allowed values are 64 or 128"),
+        ("SIMHASH_BITS", 48, "allowed values are 64 or 128"),
+        ("SIMHASH_MAX_DISTANCE", -1, "integer >= 0"),
+        ("SIMHASH_MIN_TOKENS", 2.5, "integer"),
+        ("SIMHASH_MIN_TOKENS", 0, "integer >= 1"),
+        ("SIMHASH_ALGORITHM_OPTIONS", "[1]", "dict"),  # JSON, but not an object
+        ("SIMHASH_FOLD_TRADITIONAL", "sometimes", "True or False"),
+        ("SIMHASH_ITEM_FIELDS", [], "list of field names"),
+        ("SIMHASH_ITEM_FIELDS", '["title", body]', "JSON array"),
+        ("SIMHASH_ITEM_KEY_FIELD", ["url"], "field name"),
+        ("SIMHASH_ON_INDEX_ERROR", "ignore", "'keep', 'drop', 'stop'"),
+        ("SIMHASH_INDEX_URI", "ftp://example.com/x", "memory://"),
+        ("SIMHASH_INDEX_URI", "no_such_package.Index", "memory://"),
+        ("SIMHASH_INDEX_OPTIONS", 3, "dict"),
+        ("SIMHASH_FINGERPRINT_OPTIONS", [1], "dict"),
+        ("SIMHASH_REPORT_FILE", 12, "file path"),
+        ("SIMHASH_REPORT_FILE", "s3://bucket/dups.jsonl", "written locally"),
+        ("SIMHASH_REPORT_FILE", "file://elsewhere/dups.jsonl", "written locally"),
+        ("SIMHASH_MAX_BODY_SIZE", 0, "integer >= 1"),
+        ("SIMHASH_WORKERS", "many", "'auto' or an integer >= 0"),
+        ("SIMHASH_WORKERS", -1, "'auto' or an integer >= 0"),
+        ("SIMHASH_WORKERS", 65, "<= 64"),
+        ("SIMHASH_WORKER_TIMEOUT", 0, "seconds > 0"),
+        ("SIMHASH_WORKER_TIMEOUT", "soon", "seconds > 0"),
+        ("SIMHASH_WORKER_TIMEOUT", True, "seconds > 0"),
+    ],
+)
+def test_bad_value_names_the_setting_and_what_is_allowed(name, value, allowed):
+    with pytest.raises(SimhashSettingError, match=name) as raised:
+        config(**{name: value})
+    assert allowed in str(raised.value)
+    assert raised.value.setting == name
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SIMHASH_BITS", 48),
+        ("SIMHASH_MAX_DISTANCE", 65),
+        ("SIMHASH_MAX_DISTANCE", 64),  # half the bits: the index could not split them
+        ("SIMHASH_TOKENIZER", "letters"),
+        ("SIMHASH_FEATURES", "sentences"),
+        ("SIMHASH_WEIGHTING", "bm25"),
+        ("SIMHASH_EXTRACTOR", "no-such-extractor"),
+    ],
+)
+@pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline])
+def test_fingerprint_settings_are_checked_when_the_component_is_built(component, name, value):
+    crawler = get_crawler(Spider, {name: value})
+    with pytest.raises(SimhashSettingError, match=name) as raised:
+        component.from_crawler(crawler)
+    assert str(raised.value).startswith(f"{name}={value!r} is invalid: ")
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "options"),
+    [
+        ("minhash", {"threshold": "0.5"}),  # the detector's own message names no setting
+        ("minhash", {"num_perm": 64.0}),
+        ("ksentence", {"k": "3"}),
+    ],
+)
+def test_bad_algorithm_options_name_that_setting(algorithm, options):
+    crawler = get_crawler(Spider, {"SIMHASH_ALGORITHM": algorithm,
+                                   "SIMHASH_ALGORITHM_OPTIONS": options})
+    with pytest.raises(SimhashSettingError) as raised:
+        SimhashDownloaderMiddleware.from_crawler(crawler)
+    assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
+
+
+def test_a_report_file_may_be_a_file_uri():
+    assert config(SIMHASH_REPORT_FILE="file:///tmp/my%20dups.jsonl").report_file == (
+        "/tmp/my dups.jsonl"
+    )
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        # "k" (an algorithm option) is inside "tokenizer": the tokenizer's setting is to blame
+        ({"SIMHASH_ALGORITHM": "ksentence", "SIMHASH_ALGORITHM_OPTIONS": {"k": 3},
+          "SIMHASH_TOKENIZER": "bogus"}, "SIMHASH_TOKENIZER"),
+        # given in SIMHASH_FINGERPRINT_OPTIONS, not as SIMHASH_BITS
+        ({"SIMHASH_FINGERPRINT_OPTIONS": {"bits": 100}}, "SIMHASH_FINGERPRINT_OPTIONS"),
+        ({"SIMHASH_BITS": 100, "SIMHASH_FINGERPRINT_OPTIONS": {"bits": 64}}, "SIMHASH_BITS"),
+    ],
+)
+def test_an_error_names_the_setting_its_value_came_from(settings, named):
+    with pytest.raises(SimhashSettingError) as raised:
+        SimhashDownloaderMiddleware.from_crawler(get_crawler(Spider, settings))
+    assert raised.value.setting == named
