@@ -9,6 +9,9 @@ ADDONS = {"scrapy_simhash.Addon": 0}
 
 # Where the dropped duplicates are listed (JSON lines: kind, url, duplicate_of, distance).
 SIMHASH_REPORT_FILE = "output/duplicates.jsonl"
+# The demo lists every duplicate it downloads and drops; learned URL rules would skip some of
+# those downloads instead, depending on the order the pages come in.
+SIMHASH_URL_RULES = False
 
 # The demo site runs on loopback; be quick and polite.
 ROBOTSTXT_OBEY = False

@@ -18,13 +18,16 @@ from scrapy.settings import BaseSettings
 from scrapy_simhash import middleware, pipeline, spidermiddleware
 from scrapy_simhash.crawl.settings import DEFAULTS
 
+#: What the add-on turns on beyond the components' own defaults.
+ADDON_DEFAULTS = {"SIMHASH_URL_RULES": True}
+
 
 class Addon:
     """Adds the downloader middleware, the item pipeline, the spider middleware that frees a
     checked page's tree after its callback, and the ``SIMHASH_*`` defaults."""
 
     def update_settings(self, settings: BaseSettings) -> None:
-        for name, value in DEFAULTS.items():
+        for name, value in {**DEFAULTS, **ADDON_DEFAULTS}.items():
             if value is not None:
                 settings.set(name, copy.deepcopy(value), priority="addon")
         settings.setdefault_in_component_priority_dict(

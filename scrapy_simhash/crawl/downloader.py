@@ -46,6 +46,7 @@ from scrapy.http import HtmlResponse
 
 from scrapy_simhash.crawl.component import DedupComponent, page_not_content
 from scrapy_simhash.crawl.signing import body_skip_reason, page_signature
+from scrapy_simhash.crawl.urlrules import UrlRules, rules_of
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -99,6 +100,31 @@ class NearDuplicatePage(IgnoreRequest):
         self.distance = distance
 
 
+class SkippedByUrlRule(IgnoreRequest):
+    """A learned URL rule maps the request onto a page already fetched: it is not downloaded
+    (as Scrapy's own filters do, a request with an errback hears of it)."""
+
+    def __init__(self, url: str, rewrite: Any, target: str) -> None:
+        super().__init__(f"{url} not downloaded: {rewrite.describe()}, and {target} was fetched")
+        self.url = url
+        self.rewrite = rewrite
+        self.target = target
+
+
+def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, str] | None:
+    """(rule, target) when a live rule says ``request`` duplicates a page fetched already,
+    counted in ``simhash/urls/skipped``; None for a request to fetch (always one with
+    ``dont_filter`` or ``dont_simhash``)."""
+    if request.dont_filter or request.meta.get(META_SKIP):
+        return None
+    found = rules.skip(request.url)
+    if found is not None:
+        rewrite = found[0]
+        stats.inc_value("simhash/urls/skipped")
+        stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
+    return found
+
+
 class SimhashDownloaderMiddleware(DedupComponent):
     """Fingerprints HTML responses and drops near-duplicates with :class:`NearDuplicatePage`."""
 
@@ -112,14 +138,39 @@ class SimhashDownloaderMiddleware(DedupComponent):
         self._held_count = 0
         self.dedup.templates.listeners.append(self._fetch_again)
         crawler.signals.connect(self._not_content, signal=page_not_content)
+        # (learned under a dry run too, so its log shows them; the spider middleware skips
+        # nothing then)
+        self.url_rules: UrlRules | None = rules_of(crawler) if self.config.url_rules else None
+
+    def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        super().spider_closed(spider, reason)
+        if self.url_rules is not None:
+            self._log_url_rules(self.url_rules)
+
+    def _log_url_rules(self, rules: UrlRules) -> None:
+        """One line naming the rules that went live, with the downloads each one saved."""
+        learned = [
+            f"{rewrite.describe()} ({skipped} requests skipped{', retired' if retired else ''})"
+            for rewrite, confirmations, skipped, retired in rules.summary()
+            if confirmations >= rules.confirmations
+        ]
+        if learned:
+            logger.info("Simhash: URL rules learned: %s", "; ".join(learned),
+                        extra={"crawler": self.crawler})
 
     def process_request(self, request: Request, spider: Any = None) -> None:
-        """A request that retries a kept page says that page was no content: withdraw it."""
+        """A request that retries a kept page says that page was no content: withdraw it. A
+        request a live URL rule maps onto a page already fetched is not downloaded
+        (:class:`SkippedByUrlRule`)."""
         # a retry copies the meta of the response it retries: its answer is new, unmarked
         request.meta.pop(META_NOT_CONTENT, None)
         if request.meta.get("retry_times") and META_KEY in request.meta:
             key = request.meta.pop(META_KEY)  # this copy's: the retry is checked afresh
             self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
+        if self.url_rules is not None and not self.config.dry_run:
+            found = skip_by_rules(self.url_rules, request, self.crawler.stats)
+            if found is not None:
+                raise SkippedByUrlRule(request.url, *found)
 
     def _not_content(self, response: Response) -> None:
         request = getattr(response, "request", None)
@@ -139,6 +190,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         self._held_count -= len(held)
         engine = self.crawler.engine
         for request in held:
+            if self.url_rules is not None:
+                self.url_rules.withdrawn(request.url, key)
             again = request.replace(dont_filter=True)
             again.meta[META_REFETCHES] = again.meta.get(META_REFETCHES, 0) + 1
             self.crawler.stats.inc_value("simhash/pages/refetched")
@@ -189,13 +242,31 @@ class SimhashDownloaderMiddleware(DedupComponent):
             distance = outcome.match.distance if outcome.match else None
             if duplicate_of is not None:
                 self._hold(request, duplicate_of)
+                self._learn(response.url, duplicate_of)
             raise NearDuplicatePage(response.url, duplicate_of, distance)
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
             if outcome.match is None and outcome.reason is None:  # stored under its URL
                 request.meta[META_KEY] = response.url
+                self._learn(response.url, None)
+            elif outcome.reason == "dry_run" and outcome.match is not None:
+                self._learn(response.url, outcome.match.key)
         return response
+
+    def _learn(self, url: str, duplicate_of: str | None) -> None:
+        """Tell the URL rules a page was fetched, and dropped as a duplicate of
+        ``duplicate_of`` or (None) kept as distinct; count what went live or was retired."""
+        rules = self.url_rules
+        if rules is None:
+            return
+        rules.fetched(url)
+        if duplicate_of is not None:
+            changed, stat = rules.dropped(url, duplicate_of), "simhash/urls/rules"
+        else:
+            changed, stat = rules.kept(url), "simhash/urls/retired"
+        if changed:
+            self.crawler.stats.inc_value(stat, len(changed))
 
     def _signature(self, response: HtmlResponse) -> Any:
         """The page's signature from the tree the spider will reuse (see

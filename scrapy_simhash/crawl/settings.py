@@ -49,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "SIMHASH_ITEM_KEY_FIELD": "url",
     "SIMHASH_ON_INDEX_ERROR": "keep",
     "SIMHASH_DRY_RUN": False,
+    "SIMHASH_URL_RULES": False,  # the add-on turns it on
     "SIMHASH_REPORT_FILE": None,
     "SIMHASH_MAX_BODY_SIZE": 10 * 1024 * 1024,
     "SIMHASH_WORKERS": "auto",
@@ -93,6 +94,8 @@ class SimhashConfig:
     on_index_error: str = "keep"
     #: Decide, count and report every drop, but drop nothing.
     dry_run: bool = False
+    #: Learn URL rewrite rules from the drops and skip the requests they say are duplicates.
+    url_rules: bool = False
     report_file: str | None = None
     jobdir: str | None = None  # Scrapy's JOBDIR: a job paused and resumed across crawls
     max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
@@ -326,6 +329,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         item_key_field=read_field_name(settings, "SIMHASH_ITEM_KEY_FIELD"),
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
         dry_run=bool(read_bool(settings, "SIMHASH_DRY_RUN")),
+        url_rules=bool(read_bool(settings, "SIMHASH_URL_RULES")),
         report_file=read_report_file(settings),
         jobdir=settings.get("JOBDIR") or None,
         max_body_size=read_int(settings, "SIMHASH_MAX_BODY_SIZE", minimum=1)

@@ -27,8 +27,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scrapy.http import Request
+
 from scrapy_simhash.crawl.component import page_not_content, require_enabled
-from scrapy_simhash.crawl.downloader import META_FINGERPRINT, META_NOT_CONTENT
+from scrapy_simhash.crawl.downloader import META_FINGERPRINT, META_NOT_CONTENT, skip_by_rules
+from scrapy_simhash.crawl.settings import read_bool
+from scrapy_simhash.crawl.urlrules import UrlRules, rules_of
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterable, Iterator
@@ -42,10 +46,18 @@ PRIORITY = 950
 
 
 class SimhashSpiderMiddleware:
-    """Frees the parsed tree of a checked response when its callback's output is exhausted."""
+    """Frees the parsed tree of a checked response when its callback's output is exhausted, and
+    leaves out the requests the learned URL rules say duplicate a page already fetched."""
 
     def __init__(self, crawler: Crawler | None = None) -> None:
         self.crawler = crawler
+        self.url_rules: UrlRules | None = None
+        if crawler is not None:
+            settings = crawler.settings
+            if read_bool(settings, "SIMHASH_URL_RULES") and not read_bool(
+                settings, "SIMHASH_DRY_RUN"
+            ):
+                self.url_rules = rules_of(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -56,7 +68,9 @@ class SimhashSpiderMiddleware:
         self, response: Response, result: Iterable[Any], spider: Any = None
     ) -> Iterator[Any]:
         try:
-            yield from result
+            for output in result:
+                if not self._skipped(output):
+                    yield output
         finally:
             self._done(response)
 
@@ -65,9 +79,18 @@ class SimhashSpiderMiddleware:
     ) -> AsyncIterator[Any]:
         try:
             async for output in result:
-                yield output
+                if not self._skipped(output):
+                    yield output
         finally:
             self._done(response)
+
+    def _skipped(self, output: Any) -> bool:
+        """Whether ``output`` is a request a live URL rule maps onto a page already fetched: it
+        is left out as quietly as Scrapy's dupefilter leaves out a request seen before (see
+        :func:`~scrapy_simhash.crawl.downloader.skip_by_rules`)."""
+        if self.url_rules is None or not isinstance(output, Request):
+            return False
+        return skip_by_rules(self.url_rules, output, self.crawler.stats) is not None
 
     def _done(self, response: Response) -> None:
         release_tree(response)

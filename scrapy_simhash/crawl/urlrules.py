@@ -79,25 +79,37 @@ def normalized(url: str) -> str:
 
 
 def explanations(url: str, duplicate_of: str) -> list[Rewrite]:
-    """The rewrites that map ``url`` exactly onto ``duplicate_of`` (same host)."""
+    """The rewrites that, applied to ``url`` or to ``duplicate_of``, make them one URL (same
+    host): the query parameters one has beyond the other, the path segment one has beyond the
+    other, or a trailing ``index.html``; [] when something else differs."""
     a, b = urlsplit(url), urlsplit(duplicate_of)
     if a.hostname is None or a.hostname != b.hostname or a.scheme != b.scheme:
         return []
     host = a.hostname
     found: list[Rewrite] = []
-    if a.path == b.path:
-        extra = _extra_params(a.query, b.query)
-        if extra:  # every extra parameter is needed together; each is learned on its own
-            found.extend(Rewrite(host, "param", name) for name in extra)
-        return found
-    if a.query == b.query:
-        segment = _extra_segment(a.path, b.path)
-        if segment is not None:
-            found.append(Rewrite(host, "segment", segment))
-        elif a.path.startswith(b.path) and a.path[len(b.path):] in ("index.html", "index.htm",
-                                                                     "index.php"):
-            found.append(Rewrite(host, "index", a.path[len(b.path):]))
+    if a.query != b.query:
+        extra = _extra_params(a.query, b.query) or _extra_params(b.query, a.query)
+        if not extra:
+            return []  # a value differs: that parameter may be the content's
+        found.extend(Rewrite(host, "param", name) for name in extra)
+    if a.path != b.path:
+        path_rewrite = _path_rewrite(host, a.path, b.path) or _path_rewrite(host, b.path, a.path)
+        if path_rewrite is None:
+            return []
+        found.append(path_rewrite)
     return found
+
+
+def _path_rewrite(host: str, path: str, base: str) -> Rewrite | None:
+    """The rewrite that makes ``path`` into ``base``, if one segment or a trailing index page
+    is all ``path`` has beyond it."""
+    segment = _extra_segment(path, base)
+    if segment is not None:
+        return Rewrite(host, "segment", segment)
+    rest = path[len(base):] if path.startswith(base) else ""
+    if rest in ("index.html", "index.htm", "index.php"):
+        return Rewrite(host, "index", rest)
+    return None
 
 
 def _extra_params(query: str, base: str) -> list[str]:
@@ -133,74 +145,135 @@ class _Evidence:
     retired: bool = False
     skipped: int = 0
     seen_matching: int = 0
+    #: the fetched URLs of the rule's site by the URL the rewrite makes of them
+    reduced: dict[str, set[str]] = field(default_factory=dict)
 
 
 class UrlRules:
-    """Rewrites learned from one crawl's drops, and the decision to skip a request."""
+    """Rewrites learned from one crawl's drops, and the decision to skip a request.
+
+    Two URLs are one page by the live rewrites when applying every live rewrite of their site,
+    over and over, makes them one URL (their *canonical* form). A rewrite is contradicted when
+    a page kept as distinct shares what the rewrite makes of it with another URL fetched.
+    """
 
     def __init__(self, confirmations: int = CONFIRMATIONS, sample_every: int = SAMPLE_EVERY
                  ) -> None:
         self.confirmations = confirmations
         self.sample_every = sample_every
-        self._evidence: dict[Rewrite, _Evidence] = defaultdict(_Evidence)
+        self._evidence: dict[Rewrite, _Evidence] = {}
         self._fetched: set[str] = set()
-        self._kept: dict[str, list[str]] = defaultdict(list)  # host -> URLs kept as distinct
-        #: the rewrite each learned-from drop supports, to withdraw it with the drop
+        self._by_host: dict[str, list[str]] = defaultdict(list)  # fetched URLs per host
+        #: each page decided: the URL of the distinct page whose content it has
+        self._content: dict[str, str] = {}
+        #: the rewrites each learned-from drop supports, to withdraw them with the drop
         self._from_drop: dict[tuple[str, str], list[Rewrite]] = {}
+        self._canonical_fetched: set[str] = set()
+        self._live: tuple[Rewrite, ...] = ()
 
     # -- what the crawl tells ------------------------------------------------------------------
 
     def fetched(self, url: str) -> None:
         """``url`` was downloaded (kept or dropped: its content is known)."""
-        self._fetched.add(normalized(url))
+        normal = normalized(url)
+        if normal in self._fetched:
+            return
+        self._fetched.add(normal)
+        host = urlsplit(normal).hostname or ""
+        self._by_host[host].append(normal)
+        for rewrite, evidence in self._evidence.items():
+            if rewrite.host == host:
+                evidence.reduced.setdefault(_reduced(rewrite, normal), set()).add(normal)
+        self._canonical_fetched.add(self._canonical(normal))
 
     def dropped(self, url: str, duplicate_of: str) -> list[Rewrite]:
         """``url`` was dropped as a duplicate of ``duplicate_of``: the rewrites that newly went
         live because of it."""
         pair = (normalized(url), normalized(duplicate_of))
-        went_live = []
-        rewrites = explanations(*pair)
+        self._content[pair[0]] = self._content.get(pair[1], pair[1])
+        self._retire_conflicts(pair[0])
+        # (read through the rewrites live already too: a print version dropped against a
+        # tracked URL of its page teaches "print" once "the tracking parameter" is known)
+        forms = [pair, (self._canonical(pair[0]), self._canonical(pair[1]))]
+        rewrites = list(dict.fromkeys(
+            rewrite for a, b in forms for rewrite in explanations(a, b)
+        ))
         self._from_drop[pair] = rewrites
+        went_live = []
         for rewrite in rewrites:
-            if rewrite not in self._evidence:
-                self._evidence[rewrite].retired = self._contradicted(rewrite)
-            evidence = self._evidence[rewrite]
+            evidence = self._evidence.get(rewrite)
+            if evidence is None:
+                evidence = self._evidence[rewrite] = self._new_evidence(rewrite)
             before = self.is_live(rewrite)
             evidence.pairs.add(pair)
             if not before and self.is_live(rewrite):
                 went_live.append(rewrite)
+        if went_live:
+            self._refresh_live()
         return went_live
 
     def kept(self, url: str) -> list[Rewrite]:
-        """``url`` was kept as distinct: the rewrites it contradicts (they map it onto a page
-        fetched before, which it does not duplicate) are retired; returns them."""
-        retired = []
+        """``url`` was kept as distinct: the rewrites it contradicts (they make it one URL with
+        another page fetched, which it does not duplicate) are retired; returns them."""
         normal = normalized(url)
-        host = urlsplit(normal).hostname
-        if host is not None:
-            self._kept[host].append(normal)
-        for rewrite, evidence in list(self._evidence.items()):
-            if evidence.retired:
-                continue
-            target = rewrite.apply(normal)
-            if target is not None and normalized(target) in self._fetched:
-                evidence.retired = True
-                retired.append(rewrite)
+        self._content[normal] = normal
+        return self._retire_conflicts(normal)
+
+    def _retire_conflicts(self, normal: str) -> list[Rewrite]:
+        retired = [rewrite for rewrite, evidence in self._evidence.items()
+                   if not evidence.retired and self._contradicts(rewrite, evidence, normal)]
+        for rewrite in retired:
+            self._evidence[rewrite].retired = True
+        if retired:
+            self._refresh_live()
         return retired
 
-    def _contradicted(self, rewrite: Rewrite) -> bool:
-        """Whether a page kept before maps, by ``rewrite``, onto a page fetched before it."""
-        for url in self._kept.get(rewrite.host, ()):
-            target = rewrite.apply(url)
-            if target is not None and normalized(target) in self._fetched:
-                return True
-        return False
+    def _contradicts(self, rewrite: Rewrite, evidence: _Evidence, normal: str) -> bool:
+        """Whether ``rewrite`` makes the decided page ``normal`` one URL with a page of other
+        content."""
+        if urlsplit(normal).hostname != rewrite.host:
+            return False
+        mine = self._content.get(normal)
+        return any(
+            (theirs := self._content.get(other)) is not None and theirs != mine
+            for other in evidence.reduced.get(_reduced(rewrite, normal), ())
+            if other != normal
+        )
 
     def withdrawn(self, url: str, duplicate_of: str) -> None:
         """A drop was taken back (its page was no content): it confirms nothing any more."""
         pair = (normalized(url), normalized(duplicate_of))
         for rewrite in self._from_drop.pop(pair, []):
             self._evidence[rewrite].pairs.discard(pair)
+        self._refresh_live()
+
+    def _new_evidence(self, rewrite: Rewrite) -> _Evidence:
+        """A rewrite seen for the first time, checked against every page kept before."""
+        evidence = _Evidence()
+        for fetched in self._by_host.get(rewrite.host, ()):
+            evidence.reduced.setdefault(_reduced(rewrite, fetched), set()).add(fetched)
+        evidence.retired = any(self._contradicts(rewrite, evidence, decided)
+                               for decided in self._content)
+        return evidence
+
+    def _refresh_live(self) -> None:
+        live = tuple(rewrite for rewrite in self._evidence if self.is_live(rewrite))
+        if live != self._live:
+            self._live = live
+            self._canonical_fetched = {self._canonical(url) for url in self._fetched}
+
+    def _canonical(self, normal: str) -> str:
+        """``normal`` with every live rewrite of its site applied until none applies."""
+        current = normal
+        for _ in range(len(self._live) + 1):
+            changed = False
+            for rewrite in self._live:
+                target = rewrite.apply(current)
+                if target is not None:
+                    current, changed = normalized(target), True
+            if not changed:
+                break
+        return current
 
     # -- what the crawl asks -------------------------------------------------------------------
 
@@ -210,33 +283,41 @@ class UrlRules:
                 and len(evidence.pairs) >= self.confirmations)
 
     def skip(self, url: str) -> tuple[Rewrite, str] | None:
-        """The live rewrite that maps ``url`` onto a URL already fetched, with that URL; None
-        when the request should be fetched (no rule, nothing fetched there, or a sample)."""
+        """(the first live rewrite that applies, the canonical form) when the live rewrites make
+        ``url`` one URL with a page already fetched; None when the request should be fetched
+        (no rule applies, no such page, or one sampled request in :data:`SAMPLE_EVERY`)."""
         normal = normalized(url)
         if normal in self._fetched:
             return None  # Scrapy's own dupefilter's business
-        for rewrite in self.live():
-            target = rewrite.apply(normal)
-            if target is None:
-                continue
-            target = normalized(target)
-            if target not in self._fetched:
-                continue
-            evidence = self._evidence[rewrite]
-            evidence.seen_matching += 1
-            if evidence.seen_matching % self.sample_every == 0:
-                return None  # fetched anyway: a check of the rule
-            evidence.skipped += 1
-            return rewrite, target
-        return None
+        canonical = self._canonical(normal)
+        if canonical == normal and normal not in self._canonical_fetched:
+            return None
+        if canonical not in self._canonical_fetched:
+            return None
+        used = next((r for r in self._live if r.apply(normal) is not None), None)
+        if used is None:  # the canonical form itself, once fetched under a variant's URL
+            used = next((r for r in self._live if r.host == urlsplit(normal).hostname), None)
+            if used is None:
+                return None
+        evidence = self._evidence[used]
+        evidence.seen_matching += 1
+        if evidence.seen_matching % self.sample_every == 0:
+            return None  # fetched anyway: a check of the rule
+        evidence.skipped += 1
+        return used, canonical
 
     def live(self) -> list[Rewrite]:
-        return [rewrite for rewrite in self._evidence if self.is_live(rewrite)]
+        return list(self._live)
 
     def summary(self) -> list[tuple[Rewrite, int, int, bool]]:
         """Every rewrite seen: (rewrite, confirmations, requests skipped, retired)."""
         return [(rewrite, len(e.pairs), e.skipped, e.retired)
                 for rewrite, e in self._evidence.items()]
+
+
+def _reduced(rewrite: Rewrite, normal: str) -> str:
+    target = rewrite.apply(normal)
+    return normal if target is None else normalized(target)
 
 
 _RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -71,7 +71,8 @@ def test_learned_rules_skip_most_duplicate_downloads_and_no_distinct_page(tmp_pa
         received = {item["url"][len(site.url):] for item in result.items}
         assert distinct <= {same.get(path, path) for path in received}, (
             f"distinct pages lost: {sorted(distinct - received)}")
-        assert distinct <= received  # each under its own URL: ?page= and ?id= pages included
+        # pages whose parameter changes the content, each under its own URL
+        assert {path for path in distinct if "?" in path} <= received
     before, after = duplicate_downloads(site_without), duplicate_downloads(site_with)
     assert before >= 150
     assert after <= 0.3 * before, (before, after, with_rules.stats)

@@ -32,6 +32,8 @@ def main() -> None:
     pid = os.getpid()
     settings = {
         "ADDONS": {"scrapy_simhash.Addon": 0},
+        # these crawls check what is kept, dropped and stored of every page: none skipped
+        "SIMHASH_URL_RULES": False,
         "ROBOTSTXT_OBEY": False,
         "TELNETCONSOLE_ENABLED": False,
         "CONCURRENT_REQUESTS": 4,

@@ -461,7 +461,8 @@ def zombies():
         found += fields[0] == "Z" and fields[1] == str(os.getpid())
     return found
 
-runner = CrawlerRunner({"ADDONS": {"scrapy_simhash.Addon": 0}, "ROBOTSTXT_OBEY": False,
+runner = CrawlerRunner({"ADDONS": {"scrapy_simhash.Addon": 0}, "SIMHASH_URL_RULES": False,
+                        "ROBOTSTXT_OBEY": False,
                         "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "WARNING",
                         "SIMHASH_WORKERS": 1})
 
