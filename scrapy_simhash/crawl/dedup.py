@@ -27,6 +27,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import scrapy
+from scrapy import signals
+from scrapy.exceptions import CloseSpider
 from twisted.internet.defer import CancelledError as DeferredCancelled
 
 from scrapy_simhash import evidence as ev
@@ -51,6 +54,9 @@ STOP_REASON = "simhash_index_error"
 REPORT_STOP_REASON = "simhash_report_error"
 #: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
 FLUSH_INTERVAL = 1.0
+#: Scrapy 2.18 honours CloseSpider raised from a spider_opened handler.
+_CLOSES_FROM_SPIDER_OPENED = tuple(int(part) for part in scrapy.__version__.split(".")[:2]) >= (
+    2, 18)
 #: Candidates within the threshold whose evidence is read, nearest first.
 MAX_CONFIRMED_CANDIDATES = 8
 #: A stored page matched by this many other pages, whose text is short or does not stand for
@@ -521,12 +527,17 @@ class Deduplicator:
         if self._stopping:
             return
         self._stopping = True
+        FailedCrawl.mark(self.crawler)
         try:
             engine = self.crawler.engine
         except RuntimeError:  # Scrapy >= 2.14 before the crawl starts (no engine to stop)
             engine = None
         if engine is None:
             return
+        if self.start_up_failed and not engine.running and _CLOSES_FROM_SPIDER_OPENED:
+            # Scrapy >= 2.18 closes the spider before its engine starts: no start-up of the
+            # engine's extensions for a crawl that will not run
+            raise CloseSpider(reason)
         if hasattr(engine, "close_spider_async"):  # Scrapy >= 2.14
             from scrapy.utils.defer import deferred_from_coro
 
@@ -625,3 +636,37 @@ def _template_like(evidence: Any) -> bool:
     if evidence is None:
         return True
     return evidence.weak or evidence.words < TEMPLATE_MAX_WORDS
+
+
+class FailedCrawl:
+    """Makes a crawl the plugin stopped end as one that failed: ``scrapy crawl`` exits 1.
+
+    Scrapy gives components no way to set the exit status. Every runner of Scrapy 2.13 to 2.19
+    (``CrawlerProcess``, ``CrawlerRunner`` and their asyncio twins) marks a crawl whose crawler
+    has no spider once it ends as one that failed to start (``bootstrap_failed``), and
+    ``scrapy crawl`` then exits 1. So, once the crawl's last signal has been sent
+    (``engine_stopped``; ``spider_closed`` when the engine never ran), the crawler's spider is
+    cleared. ``finish_reason`` and the stats keep the reason the plugin gave.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        # (strong references: nothing else holds this object)
+        crawler.signals.connect(self._spider_closed, signal=signals.spider_closed, weak=False)
+        crawler.signals.connect(self._clear, signal=signals.engine_stopped, weak=False)
+
+    @classmethod
+    def mark(cls, crawler: Crawler) -> None:
+        if not isinstance(getattr(crawler, "_simhash_failed", None), cls):
+            crawler._simhash_failed = cls(crawler)
+
+    def _spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
+        try:
+            engine = self.crawler.engine
+        except RuntimeError:  # Scrapy >= 2.14: no engine (yet)
+            engine = None
+        if engine is None or not engine.running:  # no engine_stopped will follow
+            self._clear()
+
+    def _clear(self) -> None:
+        self.crawler.spider = None

@@ -347,6 +347,8 @@ def test_an_index_that_cannot_be_opened_stops_the_crawl_at_once(demo_site, tmp_p
                        "-s", f"SIMHASH_REPORT_FILE={previous}", timeout=60)
     assert result.log.count("cannot open the index at SIMHASH_INDEX_URI") == 1  # pages, items
     assert "Spider closed (simhash_index_error)" in result.log
+    assert result.returncode == 1  # `scrapy crawl && publish` publishes nothing
+    assert "Traceback" not in result.log
     assert len(result.requested) <= 1  # at most the start page, already on its way
     # (Scrapy 2.13 fetches it before the stop takes effect: dropped, not passed on unchecked)
     assert result.items == [] and "the index is not open" not in result.log
@@ -380,6 +382,7 @@ def test_an_index_failing_mid_crawl_with_stop_closes_the_crawl(demo_site, tmp_pa
                        "-s", "SIMHASH_ON_INDEX_ERROR=stop", "-s", "CONCURRENT_REQUESTS=1")
     stats = result.stats
     assert stats["finish_reason"] == "simhash_index_error", result.log[-3000:]
+    assert result.returncode == 1  # a crawl the plugin stopped did not do its job
     logged = [line for line in result.log.splitlines() if "check_and_add failed" in line]
     assert len(logged) == 1 and "database or disk is full" in logged[0]  # once, with its cause
     errors = stats["simhash/index/errors"]
@@ -473,6 +476,7 @@ def test_a_report_file_that_cannot_be_written_stops_the_crawl_at_once(demo_site,
                        timeout=60)
     assert result.log.count("cannot write the duplicate report SIMHASH_REPORT_FILE") == 1
     assert "Spider closed (simhash_report_error)" in result.log
+    assert result.returncode == 1 and "Traceback" not in result.log
     assert len(result.requested) <= 1  # at most the start page, already on its way
     assert result.log.count("Simhash: pages") <= 1  # one summary line
 
