@@ -286,6 +286,8 @@ class UrlRules:
         """(the first live rewrite that applies, the canonical form) when the live rewrites make
         ``url`` one URL with a page already fetched; None when the request should be fetched
         (no rule applies, no such page, or one sampled request in :data:`SAMPLE_EVERY`)."""
+        if not self._live:  # (most requests of most crawls: not even a parse of the URL)
+            return None
         normal = normalized(url)
         if normal in self._fetched:
             return None  # Scrapy's own dupefilter's business
