@@ -457,3 +457,13 @@ def test_pages_of_one_listing_with_other_products_are_distinct():
                                  url_b="https://shop.example/garden?page=2")
     assert is_near_duplicate(one, one, url_a="https://shop.example/garden?page=1",
                              url_b="https://shop.example/garden?page=1&utm_source=x")
+
+
+def test_two_unrelated_spanish_articles_are_not_near_duplicates(corpora_root):
+    """Their heaviest words are de, la, que, el, los: the fingerprints alone came within the
+    threshold; the 3-grams they do not share tell them apart."""
+    folder = corpora_root / "readability-test-pages"
+    a = (folder / "nytimes-5.html").read_bytes()
+    b = (folder / "la-nacion.html").read_bytes()
+    assert not is_near_duplicate(a, b)
+    assert is_near_duplicate(a, a, url_a="https://a.example/x", url_b="https://a.example/x?s=1")
