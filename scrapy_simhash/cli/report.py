@@ -17,6 +17,14 @@ from scrapy_simhash.cli.records import (
 def cmd_report(args: argparse.Namespace) -> int:
     from scrapy_simhash.cli import htmlreport
 
+    try:  # the histogram's; checked first, so a missing extra costs no work and no file
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise CliError(
+            "report draws its histogram with matplotlib, which is not installed: "
+            "pip install 'scrapy-simhash[cli]'"
+        ) from None
+
     if args.dups != STDIO and Path(args.dups).is_dir():
         raise CliError(f"{args.dups}: is a folder; name the --dups file of dedup (JSON lines)")
     _check_outputs({"--html": args.html}, {"the input": args.dups})

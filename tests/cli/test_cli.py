@@ -755,3 +755,21 @@ def test_an_output_that_cannot_be_completed_leaves_the_index_as_it_was(
     assert cli.main(["dedup", "crawl.jsonl", "-f", "body", "--out", "fresh.jsonl", "-q"]) == 0
     assert kept == (workdir / "fresh.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(kept) >= len(CERTAINLY_KEPT)
+
+
+def test_report_without_the_cli_extra_names_the_package_to_install(workdir: Path,
+                                                                    monkeypatch) -> None:
+    missing = workdir / "without"
+    (missing / "matplotlib").mkdir(parents=True)
+    (missing / "matplotlib" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')\n")
+    monkeypatch.setenv("PYTHONPATH", str(missing))
+    write_jsonl(workdir / "dups.jsonl", [{"id": "p2", "duplicate_of": "p1", "distance": 1}])
+    result = run_cli("report", "dups.jsonl", "--html", "report.html", cwd=workdir)
+    assert result.code == 2
+    assert result.stderr.strip() == (
+        "scrapy-simhash: error: report draws its histogram with matplotlib, which is not "
+        "installed: pip install 'scrapy-simhash[cli]'"
+    )
+    assert "Traceback" not in result.stderr
+    assert not (workdir / "report.html").exists()
