@@ -186,8 +186,8 @@ class SimHashDetector(Detector):
         signature = self.signature(text)
         if signature is None:
             return Signed(None)
-        words = ev.word_count(text)
-        return Signed(signature, ev.of_text(text, words=words, weak=words < ev.SHORT_WORDS))
+        hashes, words = ev.shingle_hashes(text)
+        return Signed(signature, ev.of_hashes(hashes, words, weak=words < ev.SHORT_WORDS))
 
     def sign_html(self, html: str | bytes, encoding: str | None = None,
                   url: str | None = None) -> Signed:
@@ -202,8 +202,9 @@ class SimHashDetector(Detector):
         return self.sign_tree(root, url)
 
     def sign_tree(self, root: Any, url: str | None = None) -> Signed:
-        """The signature of a parsed page with its evidence: the 3-grams of the region its main
-        text was chosen from (see :mod:`scrapy_simhash.evidence`)."""
+        """The signature of a parsed page with its evidence: its main text's 3-grams and, when
+        the main text is short or weak, the rest of the page's (see
+        :mod:`scrapy_simhash.evidence`)."""
         fingerprinter = self.fingerprinter
         if fingerprinter.extractor_name != "builtin":
             return self.sign_text(fingerprinter.extract_tree(root, url))

@@ -199,7 +199,7 @@ def _from_bytes(data: bytes) -> Evidence | None:
 
 
 def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evidence:
-    """The evidence of a region's text; ``words``: of the main text (by default, of ``text``)."""
+    """The evidence of a text; ``words``: of the main text (by default, of ``text``)."""
     hashes, counted = shingle_hashes(text)
     return Evidence(sketch(hashes), len(hashes), counted if words is None else words, weak)
 
@@ -213,11 +213,6 @@ def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray)
     """The evidence of a short main text (hashed), the rest of its page and its chrome."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome))
-
-
-def word_count(text: str) -> int:
-    """The words of ``text`` as the evidence counts them (a CJK character is one)."""
-    return shingle_hashes(text)[1]
 
 
 def is_weak(words: int, is_article: bool) -> bool:

@@ -103,9 +103,6 @@ class Article:
     paragraphs: list[str] = field(default_factory=list)
     #: False when the page had no run of prose and its plain text stands in for an article
     is_article: bool = True
-    #: The blocks the main content was chosen from (``start``, ``end``), before its link
-    #: lists, chrome and furniture were left out: the whole page when it has no article.
-    region: tuple[int, int] = (0, 0)
     #: Each node's hint in force and the page's boilerplate blocks (what tells chrome)
     hints: list[int] = field(default_factory=list, repr=False, compare=False)
     boilerplate: set[int] = field(default_factory=set, repr=False, compare=False)
@@ -671,7 +668,7 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
-    return Article(title, paragraphs, is_article, (start, end), hints, boilerplate, teasers)
+    return Article(title, paragraphs, is_article, hints, boilerplate, teasers)
 
 
 def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
@@ -732,14 +729,6 @@ class Extraction:
         if self.page is None:
             return self.text
         return self._joined(self.page.block_text, max_chars, titled)
-
-    def region_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
-        """The text of the run of blocks the main text was chosen from (its link lists and
-        furniture included), after the page's title."""
-        if self.page is None or self.article is None:
-            return self.text
-        start, end = self.article.region
-        return self._joined(self.page.block_text[start:end], max_chars)
 
     def content_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """The text of every block that is not chrome (menus, headers, footers, asides, legal
