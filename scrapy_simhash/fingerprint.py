@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from scrapy_simhash.simhash import (
+    DEFAULT_BITS,
+    DEFAULT_MAX_DISTANCE,
     check_bits,
     checked_fingerprint,
     hamming_distance,
@@ -30,13 +32,8 @@ from scrapy_simhash.text.weights import WEIGHTINGS, weigh
 # Bumped whenever tokenisation or hashing changes the bits, so stored indexes refuse mixing.
 FINGERPRINT_VERSION = 3  # 3: combining marks are part of words; 2: polynomial + fmix64 hash
 
-# Chosen by benchmarks/quality.py (BENCHMARKS.md): 128 bits within distance 16 found the most
-# near-duplicates with zero false positives in English and Chinese (the first false positive
-# appeared at 18; with version 2's hash, --quick: at 28 in English, 38 in Chinese), and chance
-# collisions stay negligible: sum C(128, <=16) / 2**128 = 3e-19 per pair, about 2e-7 expected
-# at a million pages (64 bits at k = 8 would expect ~140).
-DEFAULT_BITS = 128
-DEFAULT_MAX_DISTANCE = 16
+# DEFAULT_BITS and DEFAULT_MAX_DISTANCE (imported above) live in scrapy_simhash.simhash, which
+# the indexes share: an index opened without them matches a default Fingerprinter.
 DEFAULT_MIN_TOKENS = 16
 TOKENIZERS = ("auto", "words")
 _BATCH_TEXTS = 1024  # fingerprint_many hashes at most this many texts per numpy pass

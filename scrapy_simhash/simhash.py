@@ -30,6 +30,14 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 SUPPORTED_BITS = (64, 128)
+# The library's defaults, shared by the fingerprinter and the indexes (this is the layer both
+# stand on). Chosen by benchmarks/quality.py (BENCHMARKS.md): 128 bits within distance 16 found
+# the most near-duplicates with zero false positives in English and Chinese (the first false
+# positive appeared at 18; with version 2's hash, --quick: at 28 in English, 38 in Chinese), and
+# chance collisions stay negligible: sum C(128, <=16) / 2**128 = 3e-19 per pair, about 2e-7
+# expected at a million pages (64 bits at k = 8 would expect ~140).
+DEFAULT_BITS = 128
+DEFAULT_MAX_DISTANCE = 16
 WEIGHT_SCALE = 1000  # weights are summed as exact integers in thousandths
 POLY_BASE = 0xC2B2AE3D27D4EB4F
 _MASK64 = (1 << 64) - 1

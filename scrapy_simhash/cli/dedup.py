@@ -523,12 +523,16 @@ def _check_outputs(outputs: dict[str, str | None], inputs: dict[str, str]) -> No
 
 
 def _sqlite_path(uri: str) -> str | None:
-    """The file of a ``sqlite:///path`` index URI; None for other schemes or in-memory."""
-    if not uri.startswith("sqlite:"):
-        return None
-    from scrapy_simhash.index.sqlite import path_of
+    """The file of a ``sqlite:///path`` index URI (percent-decoded, as the index reads it);
+    None for other schemes, in-memory databases and URIs that do not parse (the index says
+    why when it is opened)."""
+    from scrapy_simhash.index.uri import parse_index_uri
 
-    return path_of(uri) or None
+    try:
+        path = parse_index_uri(uri).sqlite_path
+    except ValueError:
+        return None
+    return str(path) if path else None
 
 
 class _NoWriter:

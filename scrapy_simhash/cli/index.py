@@ -5,177 +5,73 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from scrapy_simhash.cli.common import CliError
 from scrapy_simhash.cli.compare import _read_input_file
-from scrapy_simhash.cli.dedup import _sqlite_path
-from scrapy_simhash.index.base import mask_password
+from scrapy_simhash.index import NearDuplicateIndexError, open_stored_index
+from scrapy_simhash.index.uri import IndexUri, literal_sqlite_path, parse_index_uri, sqlite_uri
 
 
-def open_stored_index(uri: str, namespace: str) -> Any:
-    """A stored SimHash index opened with the parameters it was built with."""
-    from scrapy_simhash.fingerprint import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
-    from scrapy_simhash.index import IndexParameterMismatch, open_index
+def stored_index_uri(text: str) -> IndexUri:
+    """The stored index the user named: a URI, or an SQLite file by its path.
 
-    if uri.startswith("memory:"):
+    An ``sqlite:`` URI's path is percent-decoded (see :mod:`scrapy_simhash.index.uri`); when
+    that names no file but the text after ``sqlite:///`` taken as it was typed does (a name
+    holding ``?``, ``%20``...), that file is the one meant. A path without ``://`` naming a file
+    is an SQLite file.
+    """
+    if text.startswith("memory:"):
         raise CliError("memory:// holds nothing once its process ends; name a stored index")
-    _check_sqlite_namespace(uri, namespace)
-    _check_redis_namespace(uri, namespace)
-    attempt: dict[str, Any] = {"bits": DEFAULT_BITS, "max_distance": DEFAULT_MAX_DISTANCE,
-                               "tables": None}
-    tried = []
-    for _ in range(4):
-        try:
-            return open_index(uri, namespace=namespace, params=None, **attempt)
-        except IndexParameterMismatch as mismatch:
-            tried.append(attempt)
-            attempt = _adopt_stored(mismatch.differences, attempt)
-            if attempt in tried:
-                raise CliError(str(mismatch)) from None
-        except (ValueError, ImportError, OSError) as error:
-            raise CliError(f"{uri}: {error}") from None
-    raise CliError(f"{uri}: cannot find the parameters this index was built with")
-
-
-def _adopt_stored(differences: dict[str, tuple[Any, Any]], attempt: dict[str, Any]) -> dict:
-    adopted = dict(attempt)
-    for name in ("bits", "max_distance"):
-        if name in differences and isinstance(differences[name][0], int):
-            adopted[name] = differences[name][0]
-    layout = differences.get("layout", (None, None))[0]
-    if isinstance(layout, str):
-        if layout.startswith("manku"):
-            adopted["tables"] = "manku"
-        elif not layout.startswith("blocks:"):
-            count = layout.split(":", 1)[-1].split("tables")[0].strip()
-            adopted["tables"] = int(count) if count.isdigit() else adopted["tables"]
-    return adopted
-
-
-def _check_sqlite_namespace(uri: str, namespace: str) -> None:
-    """A stored SQLite index must exist and hold the namespace: never create one by looking."""
-    if not uri.startswith("sqlite:"):
-        return
-    path = _sqlite_path(uri)
-    if not path:
-        raise CliError("sqlite:// is an empty in-memory database; name a file")
-    if not Path(path).is_file():
-        raise CliError(f"{path}: no such index file")
+    if "://" not in text and Path(text).is_file():
+        return parse_index_uri(sqlite_uri(text))
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            rows = conn.execute("SELECT DISTINCT namespace FROM simhash_meta").fetchall()
-    except sqlite3.Error:
-        raise CliError(f"{path}: not a scrapy-simhash index") from None
-    names = sorted(row[0] for row in rows)
-    if namespace not in names:
-        raise CliError(
-            f"{path}: no namespace {namespace!r} (namespaces: {', '.join(names) or 'none'})"
-        )
-
-
-_REDIS_SCHEMES = ("redis", "rediss", "unix")
-
-
-def _check_redis_namespace(uri: str, namespace: str) -> None:
-    """A stored Redis index must hold the namespace (its parameters' hash,
-    :func:`~scrapy_simhash.index.redis.meta_key`): opening one that does not would create it."""
-    location, _, query = uri.partition("?")
-    if location.split(":", 1)[0].lower() not in _REDIS_SCHEMES or "://" not in location:
-        return
-    from urllib.parse import parse_qsl
-
-    try:
-        import redis
-
-        from scrapy_simhash.index.redis import (
-            DEFAULT_PREFIX,
-            meta_key,
-            redis_py_url,
-            validate_prefix,
-        )
-    except ImportError as error:
-        raise CliError(f"{mask_password(uri)}: {error}") from None
-    try:
-        prefix = validate_prefix(dict(parse_qsl(query)).get("prefix", DEFAULT_PREFIX))
+        parsed = parse_index_uri(text)
     except ValueError as error:
-        raise CliError(f"{mask_password(uri)}: {error}") from None
-    url = redis_py_url(uri)
-    where = mask_password(uri)
+        literal = literal_sqlite_path(text)
+        if literal is not None and literal.is_file():
+            return parse_index_uri(sqlite_uri(literal))
+        raise CliError(str(error)) from None
+    path, literal = parsed.sqlite_path, literal_sqlite_path(text)
+    if path is not None and not path.is_file() and literal is not None and literal.is_file():
+        return parse_index_uri(sqlite_uri(literal))
+    return parsed
+
+
+def open_stored(text: str, namespace: str) -> Any:
+    """The stored index ``text`` names, opened with the parameters it was built with (and
+    read-only, for SQLite); nothing is created by looking."""
+    uri = stored_index_uri(text)
+    with index_errors(uri):
+        return open_stored_index(uri, namespace)
+
+
+@contextmanager
+def index_errors(uri: IndexUri) -> Iterator[None]:
+    """The index's errors as one-line command-line errors naming the index."""
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=5.0, socket_timeout=10.0)
-    except (ValueError, TypeError) as error:
-        raise CliError(f"{where}: {error}") from None
-    try:
-        if client.exists(meta_key(prefix, namespace)):
-            return
-        pattern = meta_key(prefix, "*")
-        names = sorted({key.decode("utf-8", "replace")[len(prefix) + 2 : -len("}:meta")]
-                        for key in client.scan_iter(match=pattern, count=1000)})
-    except redis.RedisError as error:
-        raise CliError(f"{where}: cannot reach Redis ({error})") from None
-    finally:
-        client.close()
-    raise CliError(f"{where}: no namespace {namespace!r} under prefix {prefix!r} (namespaces: "
-                   f"{', '.join(names) or 'none'})")
+        yield
+    except sqlite3.Error as error:  # e.g. a file damaged past the pages read on open
+        from scrapy_simhash.index.sqlite import describe_error
 
-
-def bucket_balance(index: Any) -> list[dict[str, Any]] | None:
-    """Per table: key bits, buckets used, largest and mean bucket, candidates per lookup."""
-    stats = getattr(index, "stats", None)
-    if callable(stats):
-        tables = stats().get("tables")
-        if tables is not None:
-            return list(tables)
-    words = _stored_words(index)
-    if words is None:
-        return None
-    import numpy as np
-
-    layout = index.layout
-    keys = layout.keys_array(words)
-    size = words.shape[0]
-    out = []
-    for table, segments in enumerate(layout.tables):
-        key_bits = sum(seg.width for seg in segments)
-        if size:
-            _, counts = np.unique(keys[:, table], return_counts=True)
-            counts = counts.astype(np.float64)
-            largest, buckets = int(counts.max()), int(counts.size)
-            seen = float((counts * counts).sum() / size)  # a stored fingerprint's bucket, on avg
-        else:
-            largest = buckets = 0
-            seen = 0.0
-        out.append({
-            "table": table, "key_bits": key_bits, "buckets": buckets, "largest": largest,
-            "mean": size / buckets if buckets else 0.0, "candidates": seen,
-            "uniform": 1.0 + (size - 1) / 2.0**key_bits if size else 0.0,
-        })
-    return out
-
-
-def _stored_words(index: Any) -> Any:
-    """The stored fingerprints as (n, words) uint64, where the backend keeps them in memory."""
-    engine = getattr(index, "engine", None)
-    stored = getattr(engine, "_fps", None)
-    if stored is None:
-        return None
-    return stored.data[: len(engine)]
+        raise CliError(describe_error(uri.sqlite_path or uri.masked, error)) from None
+    except (NearDuplicateIndexError, ImportError) as error:
+        raise CliError(str(error)) from None
+    except ValueError as error:
+        raise CliError(f"{uri.masked}: {error}") from None
 
 
 def cmd_index_stats(args: argparse.Namespace) -> int:
-    index = open_stored_index(args.uri, args.namespace)
+    index = open_stored(args.uri, args.namespace)
     try:
-        balance = bucket_balance(index)
-        info = {
-            "uri": args.uri, "namespace": args.namespace, "size": len(index),
-            "bits": index.bits, "max_distance": index.max_distance,
-            "layout": index.layout.describe(), "params": dict(index.params),
-            "tables": balance,
-        }
+        with index_errors(stored_index_uri(args.uri)):
+            info = {"uri": args.uri, **index.stats()}
     finally:
         index.close()
+    balance = info["tables"]
     if args.json:
         print(json.dumps(info, indent=2, sort_keys=True, ensure_ascii=False))
         return 0
@@ -201,7 +97,8 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
 def cmd_index_query(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise CliError(f"--limit must be at least 0, got {args.limit}")
-    index = open_stored_index(args.uri, args.namespace)
+    uri = stored_index_uri(args.uri)
+    index = open_stored(args.uri, args.namespace)
     try:
         fingerprinter = _fingerprinter_for(index, args)
         source = args.text or args.html
@@ -215,13 +112,15 @@ def cmd_index_query(args: argparse.Namespace) -> int:
             print(f"{source}: no fingerprint (fewer than {fingerprinter.min_tokens} tokens)")
             return 0
         radius = index.max_distance if args.max_distance is None else args.max_distance
-        try:
+        if not 0 <= radius <= index.max_distance:
+            raise CliError(f"--max-distance must be from 0 to {index.max_distance} (the index's "
+                           f"own), got {radius}")
+        with index_errors(uri):
             matches = index.query(fingerprint, radius)
-        except ValueError as error:
-            raise CliError(str(error)) from None
+            size = len(index)
         width = index.bits // 4
         print(f"{source}: fingerprint {fingerprint:0{width}x}, {len(matches)} match(es) within "
-              f"{radius} of {len(index)} stored")
+              f"{radius} of {size} stored")
         for match in matches[: args.limit]:
             print(f"  {match.distance:>3}  {match.fingerprint:0{width}x}  {match.key}")
         if len(matches) > args.limit:

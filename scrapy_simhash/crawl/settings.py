@@ -20,14 +20,14 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
-from scrapy.utils.misc import load_object
 
 from scrapy_simhash.detectors import ALGORITHMS, Detector
+from scrapy_simhash.index.uri import CLASS_SCHEME, SCHEMES, parse_index_uri, sqlite_uri
 
 ON_INDEX_ERROR_CHOICES = ("keep", "drop", "stop")
 #: The index a crawl with Scrapy's ``JOBDIR`` keeps there, unless SIMHASH_INDEX_URI names one.
 JOBDIR_INDEX_FILE = "simhash.sqlite"
-INDEX_SCHEMES = ("memory", "sqlite", "redis", "rediss", "unix")
+INDEX_SCHEMES = tuple(SCHEMES)
 
 #: Every setting with its default value (``None``: the library's default).
 DEFAULTS: dict[str, Any] = {
@@ -226,19 +226,16 @@ def read_index_uri(settings: BaseSettings) -> str:
     value = _raw(settings, name)
     jobdir = settings.get("JOBDIR")
     if jobdir and value == DEFAULTS[name] and _left_at_default(settings, name):
-        return "sqlite:///" + str(Path(jobdir) / JOBDIR_INDEX_FILE)
+        return sqlite_uri(Path(jobdir) / JOBDIR_INDEX_FILE)  # escaped: any folder name works
     allowed = "expected memory://, sqlite:///path/to.db, redis://host:port/db or a class path"
     if not isinstance(value, str) or not value.strip():
         raise SimhashSettingError(name, value, allowed)
     uri = value.strip()
-    if "://" in uri:
-        scheme = uri.split("://", 1)[0].lower()
-        if scheme not in INDEX_SCHEMES:
-            raise SimhashSettingError(name, value, allowed)
-        return uri
     try:
-        load_object(uri)
-    except (ImportError, NameError, ValueError, AttributeError) as error:
+        parsed = parse_index_uri(uri)
+        if parsed.scheme == CLASS_SCHEME:
+            parsed.load_class()
+    except (ImportError, ValueError) as error:
         raise SimhashSettingError(name, value, f"{allowed} ({error})") from error
     return uri
 

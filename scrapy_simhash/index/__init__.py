@@ -13,6 +13,12 @@
   or, if it has one, through ``MyIndex.from_uri(uri, **those_arguments)``. It should subclass
   :class:`NearDuplicateIndex`.
 
+Without ``bits`` and ``max_distance`` an index takes the library's defaults, the same as a default
+:class:`~scrapy_simhash.fingerprint.Fingerprinter` (128 bits, k = 16), so
+``open_index("memory://").check_and_add(key, Fingerprinter().fingerprint_text(text))`` works.
+:func:`open_stored_index` opens an index already stored with the parameters it was built with,
+creating nothing; :mod:`scrapy_simhash.index.uri` parses the URIs (how an SQLite path is read).
+
 Options may also come from the URI's query string (``sqlite:///crawl.db?commit_every=500``);
 numbers and ``true``/``false`` are converted, and keyword arguments win over the query string.
 ``bits``, ``max_distance`` and ``tables`` may be set there too (a keyword argument with another
@@ -23,44 +29,54 @@ another for items, and the fingerprint settings), so a URI cannot put both in on
 
 from __future__ import annotations
 
-import importlib
-import re
 from collections.abc import Mapping
-from urllib.parse import parse_qsl
+
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
 from .base import (
+    IndexNotFound,
     IndexParameterMismatch,
     Match,
+    NamespaceNotFound,
     NearDuplicateIndex,
     NearDuplicateIndexError,
-    mask_password,
-    refuse_caller_options,
 )
 from .layout import Layout, TablesOption, make_layout
 from .memory import MemoryIndex
 from .sqlite import SqliteIndex
+from .uri import (
+    CLASS_SCHEME,
+    SCHEMES,
+    IndexOptionError,
+    IndexUri,
+    coerce_option,
+    parse_index_uri,
+)
 
 __all__ = [
+    "SCHEMES",
+    "IndexNotFound",
+    "IndexOptionError",
     "IndexParameterMismatch",
+    "IndexUri",
     "Layout",
     "Match",
     "MemoryIndex",
+    "NamespaceNotFound",
     "NearDuplicateIndex",
     "NearDuplicateIndexError",
     "SqliteIndex",
+    "coerce_option",
     "make_layout",
     "open_index",
+    "open_stored_index",
+    "parse_index_uri",
+    "stored_namespaces",
 ]
 
-SCHEMES = {
-    "memory": "scrapy_simhash.index.memory.MemoryIndex",
-    "sqlite": "scrapy_simhash.index.sqlite.SqliteIndex",
-    "redis": "scrapy_simhash.index.redis.RedisIndex",
-    "rediss": "scrapy_simhash.index.redis.RedisIndex",
-    "unix": "scrapy_simhash.index.redis.RedisIndex",
+_LAYOUT_DEFAULTS: dict[str, object] = {
+    "bits": DEFAULT_BITS, "max_distance": DEFAULT_MAX_DISTANCE, "tables": None
 }
-_DOTTED_PATH = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
-_LAYOUT_DEFAULTS: dict[str, object] = {"bits": 64, "max_distance": 3, "tables": None}
 
 
 def open_index(
@@ -75,93 +91,45 @@ def open_index(
 ) -> NearDuplicateIndex:
     """Open the index named by ``uri`` (see the module docstring for the URI forms).
 
-    ``bits`` (64) and ``max_distance`` (3): ``None`` takes the URI's query string value, else
-    the default in brackets. ``tables``: ``None`` = the query string's, else ``"auto"``;
-    ``"auto"`` = k + 1 blocks or multi-index hashing, ``"manku"`` or an int = more tables with
-    longer keys (see :func:`make_layout`). ``params``: fingerprint settings that persistent
-    backends store and compare on open (:class:`IndexParameterMismatch` when they differ).
-    Other keyword arguments win over the query string.
+    ``bits`` (128) and ``max_distance`` (16), the fingerprinter's defaults: ``None`` takes the
+    URI's query string value, else the default in brackets. ``tables``: ``None`` = the query
+    string's, else ``"auto"``; ``"auto"`` = k + 1 blocks or multi-index hashing, ``"manku"`` or
+    an int = more tables with longer keys (see :func:`make_layout`). ``params``: fingerprint
+    settings that persistent backends store and compare on open (:class:`IndexParameterMismatch`
+    when they differ). Other keyword arguments win over the query string. A bad URI or option
+    raises :class:`IndexOptionError` (a ValueError naming the option in ``.name``).
     """
-    if not isinstance(uri, str) or not uri:
-        raise ValueError(f"index URI must be a non-empty string, got {uri!r}")
-    location, _, query = uri.partition("?")
-    pairs = parse_qsl(query, keep_blank_values=True)
-    merged: dict[str, object] = {key: coerce_option(value) for key, value in pairs}
-    refuse_caller_options(uri, merged)
-    arguments: dict[str, object] = {**_LAYOUT_DEFAULTS, **merged}
-    for name, value in (("bits", bits), ("max_distance", max_distance), ("tables", tables)):
-        if value is None:
-            continue
-        if name in merged and merged[name] != value:  # e.g. ?bits=64 in SIMHASH_INDEX_URI
-            raise ValueError(
-                f"index URI {mask_password(uri)!r} sets {name}={merged[name]!r}, but "
-                f"{name}={value!r} is asked for; set it in one place"
-            )
-        arguments[name] = value
-    arguments.update(options, namespace=namespace, params=params)
-    if "://" in location or location.endswith(":"):
-        scheme = location.split(":", 1)[0].lower()
-        target = SCHEMES.get(scheme)
-        if target is None:
-            raise ValueError(
-                f"unknown index URI scheme in {mask_password(uri)!r}; allowed schemes: "
-                f"{', '.join(s + '://' for s in SCHEMES)}, or a dotted path to an index class"
-            )
-        cls = _load_backend(target, uri)
-        return cls.from_uri(uri, **arguments)
-    if _DOTTED_PATH.match(location):
-        cls = _load_class(location, uri)
-        factory = getattr(cls, "from_uri", None)
-        return factory(uri, **arguments) if factory else cls(**arguments)
-    raise ValueError(
-        f"index URI {mask_password(uri)!r} is neither a URI (allowed schemes: "
-        f"{', '.join(s + '://' for s in SCHEMES)}) nor a dotted path to an index class"
+    parsed = parse_index_uri(uri)
+    arguments = parsed.arguments(
+        _LAYOUT_DEFAULTS, {"bits": bits, "max_distance": max_distance, "tables": tables}
     )
+    arguments.update(options, namespace=namespace, params=params)
+    cls = parsed.load_class()
+    factory = getattr(cls, "from_uri", None)
+    if parsed.scheme != CLASS_SCHEME or factory is not None:
+        return factory(uri, **arguments)  # type: ignore[misc]
+    return cls(**arguments)
 
 
-def _load_backend(target: str, uri: str) -> type:
-    uri = mask_password(uri)  # only for messages
-    module_name, _, name = target.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name == module_name:
-            raise ValueError(
-                f"index URI {uri!r} needs the backend module {module_name}, which is not "
-                "available in this installation"
-            ) from error
-        raise ImportError(
-            f"index URI {uri!r} needs {error.name!r}; install it (e.g. the matching extra "
-            "of scrapy-simhash)"
-        ) from error
-    return getattr(module, name)
+def open_stored_index(
+    uri: str | IndexUri, namespace: str = "pages", **options: object
+) -> NearDuplicateIndex:
+    """The index ``uri`` already stores under ``namespace``, opened with the parameters it was
+    built with (bits, k, layout, fingerprint settings), creating nothing: no file, no key, no
+    namespace. :class:`IndexNotFound` when there is nothing stored there,
+    :class:`NamespaceNotFound` (listing the namespaces there are) when the namespace is not.
+    ``options``: the backend's own (e.g. ``cache=False``), over the query string's."""
+    parsed = uri if isinstance(uri, IndexUri) else parse_index_uri(uri)
+    opener = getattr(parsed.load_class(), "open_stored", None)
+    if opener is None:
+        raise IndexNotFound(f"{parsed.masked}: this index class cannot open a stored index")
+    return opener(parsed, namespace=namespace, **{**parsed.options, **options})
 
 
-def _load_class(path: str, uri: str) -> type:
-    module_name, _, name = path.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"index class {uri!r}: cannot import module {module_name!r}") from error
-    try:
-        cls = getattr(module, name)
-    except AttributeError:
-        raise ValueError(f"index class {uri!r}: module {module_name!r} has no {name!r}") from None
-    if not callable(cls):
-        raise ValueError(f"index class {uri!r} is not callable")
-    return cls
-
-
-def coerce_option(text: str) -> object:
-    """A URI or command-line option value: bool, int, float, else the text itself."""
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+def stored_namespaces(uri: str | IndexUri) -> list[str]:
+    """The namespaces the index at ``uri`` holds (sorted), creating nothing."""
+    parsed = uri if isinstance(uri, IndexUri) else parse_index_uri(uri)
+    lister = getattr(parsed.load_class(), "stored_namespaces", None)
+    if lister is None:
+        raise IndexNotFound(f"{parsed.masked}: this index class cannot list its namespaces")
+    return list(lister(parsed, **parsed.options))

@@ -8,11 +8,29 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any
 
-from scrapy_simhash.simhash import checked_fingerprint
+import numpy as np
 
-from .layout import Layout, TablesOption, make_layout
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE, checked_fingerprint
+
+from .layout import Layout, TablesOption, bucket_balance, make_layout
+from .uri import CALLER_OPTIONS, mask_password
+
+if TYPE_CHECKING:
+    from .uri import IndexUri
+
+__all__ = [
+    "CALLER_OPTIONS",
+    "MAX_EVIDENCE_BYTES",
+    "IndexNotFound",
+    "IndexParameterMismatch",
+    "Match",
+    "NamespaceNotFound",
+    "NearDuplicateIndex",
+    "NearDuplicateIndexError",
+    "mask_password",
+]
 
 _NAMESPACE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
@@ -22,6 +40,25 @@ MAX_EVIDENCE_BYTES = 1024
 
 class NearDuplicateIndexError(Exception):
     """Base class of the index errors."""
+
+
+class IndexNotFound(NearDuplicateIndexError, LookupError):
+    """A stored index was asked for where none is (no such file, nothing stored)."""
+
+
+class NamespaceNotFound(NearDuplicateIndexError, LookupError):
+    """A stored index holds no such namespace; ``namespaces``: the ones it holds."""
+
+    def __init__(
+        self, location: str, namespace: str, namespaces: Sequence[str], where: str = ""
+    ) -> None:
+        self.location = location
+        self.namespace = namespace
+        self.namespaces = sorted(namespaces)
+        super().__init__(
+            f"{location}: no namespace {namespace!r}{where} (namespaces: "
+            f"{', '.join(self.namespaces) or 'none'})"
+        )
 
 
 class IndexParameterMismatch(NearDuplicateIndexError, ValueError):
@@ -78,8 +115,8 @@ class NearDuplicateIndex(abc.ABC):
     def __init__(
         self,
         *,
-        bits: int = 64,
-        max_distance: int = 3,
+        bits: int = DEFAULT_BITS,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
         namespace: str = "pages",
         tables: TablesOption = None,
         params: Mapping[str, object] | None = None,
@@ -168,6 +205,39 @@ class NearDuplicateIndex(abc.ABC):
     @property
     def closed(self) -> bool:
         return self._closed
+
+    # -- a stored index, for tools that look into one ------------------------------------------
+
+    @classmethod
+    def open_stored(cls, uri: IndexUri, *, namespace: str = "pages", **options: Any) -> Any:
+        """Open the index ``uri`` stores under ``namespace`` with the parameters it was built
+        with, creating nothing (:class:`IndexNotFound`, :class:`NamespaceNotFound` otherwise).
+        Persistent backends implement it; this one has nothing stored."""
+        raise IndexNotFound(f"{uri.masked}: {cls.__name__} keeps no stored index to open")
+
+    @classmethod
+    def stored_namespaces(cls, uri: IndexUri, **options: Any) -> list[str]:
+        """The namespaces ``uri`` holds (sorted), creating nothing."""
+        raise IndexNotFound(f"{uri.masked}: {cls.__name__} keeps no stored index")
+
+    def stored_words(self) -> np.ndarray | None:
+        """The stored fingerprints as an (n, words) uint64 array, where the backend holds them
+        in this process (None otherwise)."""
+        return None
+
+    def stats(self) -> dict[str, Any]:
+        """Size, parameters and, where :meth:`stored_words` has them, each table's bucket
+        balance (see :func:`~scrapy_simhash.index.layout.bucket_balance`; else None)."""
+        words = self.stored_words()
+        return {
+            "namespace": self.namespace,
+            "size": len(self),
+            "bits": self.bits,
+            "max_distance": self.max_distance,
+            "layout": self.layout.describe(),
+            "params": dict(self.params),
+            "tables": None if words is None else bucket_balance(self.layout, words),
+        }
 
     def __enter__(self) -> NearDuplicateIndex:
         return self
@@ -271,56 +341,6 @@ class NearDuplicateIndex(abc.ABC):
         if isinstance(keys, str):
             raise TypeError("get_evidence takes a sequence of keys, not one str")
         return [cls._key(key) for key in keys]
-
-
-#: Options the caller of an index sets, never its URI's query string, and why.
-CALLER_OPTIONS = {
-    "namespace": "the crawl keeps pages and items in separate namespaces of one URI",
-    "params": "they are the fingerprint settings the crawl stores with the index",
-}
-
-
-def refuse_caller_options(uri: str, query: Mapping[str, object]) -> None:
-    """ValueError if an index URI's query string sets one of :data:`CALLER_OPTIONS`."""
-    for name, reason in CALLER_OPTIONS.items():
-        if name in query:
-            raise ValueError(
-                f"index URI {mask_password(uri)!r} may not set {name!r} in its query string "
-                f"({reason}); remove it, or pass {name}= to open_index()"
-            )
-
-
-def mask_password(url: str) -> str:
-    """``url`` with its passwords replaced by ``***``, for messages and logs.
-
-    Both places redis-py reads one from are masked: ``user:password@host`` and query parameters
-    whose name contains ``password`` (``?password=...``, the form for ``unix://`` sockets, and
-    ``ssl_password``).
-    """
-    location, question, query = url.partition("?")
-    if question:  # masked as text: urlunsplit would drop the "//" of unix:///path
-        url = f"{location}?{_mask_query(query)}"
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-
-
-def _mask_query(query: str) -> str:
-    """A query string with the values of its password parameters replaced by ``***``."""
-    pairs = []
-    for pair in query.split("&"):  # a "#fragment" stays with the last value: masked or kept
-        name, equals, _ = pair.partition("=")
-        if equals and "password" in unquote_plus(name).lower():
-            pair = f"{name}=***"
-        pairs.append(pair)
-    return "&".join(pairs)
 
 
 def _json_or_none(value: str | None) -> object:

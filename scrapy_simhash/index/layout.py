@@ -56,11 +56,11 @@ from itertools import combinations
 
 import numpy as np
 
-SUPPORTED_BITS = (64, 128)
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE, SUPPORTED_BITS
+
 WORD_BITS = 64
 MAX_COMBINED_KEY_BITS = 64
 
-TablesOption = int | str | None
 
 # The cost model that picks "auto", in units of ~33 ns (single queries, memory backend, 1M
 # fingerprints, this 2-core machine under load). Probing one key (directory read + short scan)
@@ -244,6 +244,25 @@ class Layout:
             fields["radii"] = list(self.radii)
         return json.dumps(fields, separators=(",", ":"))
 
+    @classmethod
+    def from_signature(cls, signature: str) -> Layout:
+        """The layout whose :meth:`signature` is ``signature`` (a stored index's own)."""
+        try:
+            fields = json.loads(signature)
+            tables = tuple(
+                tuple(Segment(int(start), int(width)) for start, width in table)
+                for table in fields["tables"]
+            )
+            return cls(
+                bits=int(fields["bits"]),
+                max_distance=int(fields["k"]),
+                tables=tables,
+                design=str(fields["design"]),
+                radii=tuple(int(r) for r in fields.get("radii", ())),
+            )
+        except (ValueError, TypeError, KeyError) as error:
+            raise ValueError(f"not a layout signature: {signature!r} ({error})") from None
+
     def describe(self) -> str:
         """One line for humans: design, table count and key width."""
         width = (
@@ -258,6 +277,11 @@ class Layout:
         return text
 
 
+#: ``tables`` of :func:`make_layout`: None, "auto", "manku", a table count, or a Layout itself
+#: (e.g. one rebuilt by :meth:`Layout.from_signature` to reopen a stored index).
+TablesOption = int | str | Layout | None
+
+
 def query_cost(layout: Layout, size: int = NOMINAL_SIZE) -> float:
     """The modelled cost of one query against ``size`` random fingerprints (see the constants)."""
     work = PROBE_COST * layout.probe_count + CANDIDATE_COST * layout.expected_candidates(size)
@@ -267,8 +291,8 @@ def query_cost(layout: Layout, size: int = NOMINAL_SIZE) -> float:
 
 
 def make_layout(
-    bits: int = 64,
-    max_distance: int = 3,
+    bits: int = DEFAULT_BITS,
+    max_distance: int = DEFAULT_MAX_DISTANCE,
     tables: TablesOption = None,
     *,
     max_radius: int | None = None,
@@ -290,6 +314,8 @@ def make_layout(
     if not 0 <= max_distance < bits // 2:
         raise ValueError(f"max_distance must be in [0, {bits // 2}), got {max_distance}")
     k = max_distance
+    if isinstance(tables, Layout):
+        return _given_layout(tables, bits, k, max_radius)
     if tables is None or tables == "auto":
         return _cheapest(bits, k, k + 1, max_radius)
     if tables == "manku":
@@ -305,6 +331,45 @@ def make_layout(
             )
         return _cheapest(bits, k, tables, max_radius)
     raise ValueError(f"tables must be None, 'auto', 'manku' or an int, got {tables!r}")
+
+
+def _given_layout(layout: Layout, bits: int, k: int, max_radius: int | None) -> Layout:
+    """A layout given whole: it must be for these bits and k, within the backend's radius."""
+    if (layout.bits, layout.max_distance) != (bits, k):
+        raise ValueError(
+            f"tables: the layout is for {layout.bits} bits at k = {layout.max_distance}, not "
+            f"{bits} bits at k = {k}"
+        )
+    if max_radius is not None and layout.max_radius > max_radius:
+        raise ValueError(
+            f"tables: the layout probes at radius {layout.max_radius}, this backend at most "
+            f"{max_radius}"
+        )
+    return layout
+
+
+def bucket_balance(layout: Layout, words: np.ndarray) -> list[dict[str, float]]:
+    """Per table of ``layout`` over the fingerprints ``words`` ((n, words) uint64): key bits,
+    buckets used, the largest and mean bucket, the fingerprints sharing a stored one's key on
+    average ("candidates") and that figure if keys were uniform."""
+    keys = layout.keys_array(words)
+    size = words.shape[0]
+    out: list[dict[str, float]] = []
+    for table, key_bits in enumerate(layout.table_key_bits):
+        if size:
+            _, counts = np.unique(keys[:, table], return_counts=True)
+            counts = counts.astype(np.float64)
+            largest, buckets = int(counts.max()), int(counts.size)
+            seen = float((counts * counts).sum() / size)
+        else:
+            largest = buckets = 0
+            seen = 0.0
+        out.append({
+            "table": table, "key_bits": key_bits, "buckets": buckets, "largest": largest,
+            "mean": size / buckets if buckets else 0.0, "candidates": seen,
+            "uniform": 1.0 + (size - 1) / 2.0**key_bits if size else 0.0,
+        })
+    return out
 
 
 def _single_level(bits: int, k: int, blocks: int) -> Layout:

@@ -20,23 +20,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
-from urllib.parse import parse_qsl, urlsplit
 
 from scrapy_simhash.index.base import (
     IndexParameterMismatch,
     Match,
     NearDuplicateIndexError,
-    refuse_caller_options,
 )
 from scrapy_simhash.index.sqlite import (
     _acquire,
     _release,
     access_errors,
-    path_of,
     savepoint,
     stored_band_params,
     stored_simhash_namespace,
 )
+from scrapy_simhash.index.uri import IndexOptionError, parse_index_uri
 
 DEFAULT_COMMIT_EVERY = 1000
 DEFAULT_TIMEOUT = 30.0
@@ -400,22 +398,25 @@ def _signed(value: int) -> int:
 def open_band_index(uri: str, scheme: BandScheme, *, namespace: str = "pages",
                     **options: Any) -> BandIndex:
     """A :class:`BandIndex` for ``scheme`` on ``memory://`` or ``sqlite:///path.db``."""
-    parts = urlsplit(uri)
-    query = dict(parse_qsl(parts.query))
-    refuse_caller_options(uri, query)
-    options = {**query, **options}
-    if parts.scheme == "memory":
+    try:
+        parsed = parse_index_uri(uri)
+    except IndexOptionError as error:
+        if error.name != "uri":  # a caller's option in the query string
+            raise
+        parsed = None
+    options = {**parsed.options, **options} if parsed else options
+    if parsed and parsed.scheme == "memory":
         _refuse_unknown(options, (), uri)
         return BandIndex(scheme, MemoryBandStorage(namespace))
-    if parts.scheme == "sqlite":
-        path = path_of(uri)
+    if parsed and parsed.scheme == "sqlite":
+        path = parsed.sqlite_path
         if not path:
             raise ValueError(f"sqlite URI needs a file path, e.g. sqlite:///dedup.db; got {uri!r}")
         _refuse_unknown(options, ("commit_every", "timeout"), uri)
         commit_every = int(options.pop("commit_every", DEFAULT_COMMIT_EVERY))
         timeout = float(options.pop("timeout", DEFAULT_TIMEOUT))
-        storage = SqliteBandStorage(path, namespace, commit_every=commit_every, timeout=timeout,
-                                    algorithm=scheme.name)
+        storage = SqliteBandStorage(str(path), namespace, commit_every=commit_every,
+                                    timeout=timeout, algorithm=scheme.name)
         return BandIndex(scheme, storage)
     raise ValueError(
         f"index URI {uri!r} is not supported for the {scheme.name} detector; "

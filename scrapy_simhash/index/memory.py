@@ -48,6 +48,8 @@ from itertools import islice
 
 import numpy as np
 
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
+
 from .base import Match, NearDuplicateIndex
 from .layout import Layout, TablesOption
 
@@ -186,6 +188,15 @@ class FingerprintTables:
     def live(self) -> int:
         """Rows stored and not removed."""
         return self._fps.size - len(self._removed)
+
+    def stored_words(self) -> np.ndarray:
+        """The rows not removed, as an (n, words) uint64 array (a copy), in row order."""
+        rows = self._fps.data[: self._fps.size]
+        if not self._removed:
+            return rows.copy()
+        keep = np.ones(self._fps.size, dtype=bool)
+        keep[list(self._removed)] = False
+        return rows[keep]
 
     def remove(self, row: int) -> bool:
         """Leave ``row`` out of every later search; False if it is no row or already removed.
@@ -920,8 +931,8 @@ class MemoryIndex(NearDuplicateIndex):
     def __init__(
         self,
         *,
-        bits: int = 64,
-        max_distance: int = 3,
+        bits: int = DEFAULT_BITS,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
         namespace: str = "pages",
         tables: TablesOption = None,
         params: Mapping[str, object] | None = None,
@@ -1001,6 +1012,11 @@ class MemoryIndex(NearDuplicateIndex):
         self._check_open()
         store = self._evidence_store
         return [store.get(key) for key in self._evidence_keys(keys)]
+
+    def stored_words(self) -> np.ndarray:
+        """The stored fingerprints (removed ones left out), as an (n, words) uint64 array."""
+        self._check_open()
+        return self.engine.stored_words()
 
     def compact(self) -> None:
         """Merge all sorted runs into one (call after a bulk load, before many queries)."""

@@ -32,8 +32,10 @@ in every table, computes Hamming distances of the candidates byte by byte, retur
 two workers that see two copies of a page at the same moment cannot both keep it.
 
 Failures: an unreachable server at open raises :class:`IndexUnavailable` naming the URL (password
-masked); a connection lost later raises :class:`IndexUnavailable` from the call that hit it (the
-Scrapy layer applies ``SIMHASH_ON_INDEX_ERROR``). Writes are never retried blindly (a script that
+masked); a server that wants a password the URL lacks (or refuses the one it has) raises
+:class:`IndexAuthenticationError`, which says where the password goes; a connection lost later
+raises :class:`IndexUnavailable` from the call that hit it (the Scrapy layer applies
+``SIMHASH_ON_INDEX_ERROR``). Writes are never retried blindly (a script that
 ran but whose reply was lost would otherwise store a page twice); the next call reconnects by
 itself. One exception, resolved rather than retried: when ``check_and_add``'s command was sent but
 its reply was lost, the script may or may not have run, so the call at once (on a new connection,
@@ -62,17 +64,21 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlsplit
 
 import numpy as np
 
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
+
 from .base import (
     Match,
+    NamespaceNotFound,
     NearDuplicateIndex,
     NearDuplicateIndexError,
     mask_password,
 )
-from .layout import TablesOption
+from .layout import Layout, TablesOption
+from .uri import LAYOUT_OPTIONS, IndexUri, parse_index_uri
 
 try:
     import redis
@@ -95,23 +101,59 @@ MASK64 = (1 << 64) - 1
 MAX_ID = (1 << (8 * ID_BYTES)) - 1
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,100}")
 _NOMETA = "SIMHASH_NOMETA"
-_OWN_OPTIONS = ("prefix", "batch_size", "retry_interval")
-_OPEN_INDEX_OPTIONS = ("bits", "max_distance", "namespace", "tables", "params")
-
-
-def redis_py_url(uri: str) -> str:
-    """``uri`` without the options this backend and ``open_index`` take from its query string
-    (redis-py parses the rest: ``password``, ``socket_timeout`` ...)."""
-    location, _, query = uri.partition("?")
-    ours = {*_OPEN_INDEX_OPTIONS, *_OWN_OPTIONS}
-    for_redis = [(name, value) for name, value in parse_qsl(query, keep_blank_values=True)
-                 if name not in ours]
-    return f"{location}?{urlencode(for_redis)}" if for_redis else location
+_META_SUFFIX = "}:meta"
 
 
 def meta_key(prefix: str, namespace: str) -> str:
     """The hash that holds a namespace's parameters; it exists once the namespace was opened."""
-    return f"{{{prefix}:{namespace}}}:meta"
+    return f"{{{prefix}:{namespace}{_META_SUFFIX}"
+
+
+def connect(url: str, **options: Any) -> redis.Redis:
+    """A redis-py client for ``url`` with this backend's connection defaults (5 s to connect,
+    10 s per reply, no blind re-sends: see the module docstring); ``options`` win."""
+    settings: dict[str, Any] = {
+        "socket_connect_timeout": 5.0,
+        "socket_timeout": 10.0,
+        "retry": Retry(NoBackoff(), 0),
+        **options,
+    }
+    try:
+        return redis.Redis.from_url(url, **settings)
+    except ValueError as error:
+        raise ValueError(f"invalid Redis URL {mask_password(url)}: {error}") from None
+
+
+def redis_error(location: str, url: str, error: Exception, doing: str) -> NearDuplicateIndexError:
+    """The index error for redis-py's ``error`` while ``doing`` something to ``location``: a
+    password wanted or refused, an unreachable server, or what the server answered."""
+    if isinstance(error, redis.AuthenticationError) or "NOAUTH" in str(error):
+        if _has_password(url):
+            return IndexAuthenticationError(
+                f"{doing} {location}: Redis refused the password or user name of the URL ({error})"
+            )
+        return IndexAuthenticationError(
+            f"{doing} {location}: Redis needs a password: {_with_password(url)}"
+        )
+    if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):
+        return IndexUnavailable(f"{doing} {location}: Redis unreachable ({error})")
+    return NearDuplicateIndexError(f"{doing} {location}: {error}")
+
+
+def _has_password(url: str) -> bool:
+    parts = urlsplit(url)
+    return bool(parts.password) or "password=" in parts.query
+
+
+def _with_password(url: str) -> str:
+    """How ``url`` (which has none) is written with a password, for the message that asks."""
+    parts = urlsplit(mask_password(url))
+    if parts.scheme == "unix":
+        query = f"{parts.query}&password=PASSWORD" if parts.query else "password=PASSWORD"
+        return parts._replace(query=query).geturl()
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{user}:PASSWORD@{host}").geturl()
 
 # One script for every operation. KEYS: meta, seq, keys, t1..tn. ARGV[1] = mode, ARGV[2] = the
 # fingerprint's width in bytes, ARGV[3] = a table key's width in bytes; a *probe* is one string:
@@ -365,6 +407,10 @@ class IndexUnavailable(NearDuplicateIndexError):
     """The index server cannot be reached (at open, or later: the call that hit it failed)."""
 
 
+class IndexAuthenticationError(IndexUnavailable):
+    """The server wants a password the URL does not give, or refuses the one it gives."""
+
+
 class _ReplyLost(redis.ConnectionError):
     """The command was sent but its reply was lost: it may or may not have run."""
 
@@ -402,8 +448,8 @@ class RedisIndex(NearDuplicateIndex):
         self,
         url: str = "redis://127.0.0.1:6379/0",
         *,
-        bits: int = 64,
-        max_distance: int = 3,
+        bits: int = DEFAULT_BITS,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
         namespace: str = "pages",
         tables: TablesOption = None,
         params: Mapping[str, object] | None = None,
@@ -411,6 +457,7 @@ class RedisIndex(NearDuplicateIndex):
         batch_size: int = 500,
         retry_interval: float = 1.0,
         client: redis.Redis | None = None,
+        create: bool = True,
         **connection_options: Any,
     ) -> None:
         super().__init__(
@@ -423,6 +470,8 @@ class RedisIndex(NearDuplicateIndex):
         self.batch_size = int(batch_size)
         self.retry_interval = float(retry_interval)
         self._down_until = 0.0  # after a connection failure, fail fast until then
+        self._create = create
+        self._given_url = url  # for messages that need to know whether it holds a password
         self.url = mask_password(url)
         self.location = f"Redis index {self.url} (prefix {self.prefix!r}, namespace {namespace!r})"
         tag = f"{{{self.prefix}:{namespace}}}"
@@ -436,16 +485,7 @@ class RedisIndex(NearDuplicateIndex):
         self._key_bytes = (self.layout.key_bits + 7) // 8
         self._owns_client = client is None
         if client is None:
-            options: dict[str, Any] = {
-                "socket_connect_timeout": 5.0,
-                "socket_timeout": 10.0,
-                "retry": Retry(NoBackoff(), 0),  # no blind re-sends: see the module docstring
-                **connection_options,
-            }
-            try:
-                client = redis.Redis.from_url(url, **options)
-            except ValueError as error:
-                raise ValueError(f"invalid Redis URL {self.url}: {error}") from None
+            client = connect(url, **connection_options)
         self._client = client
         self._script = client.register_script(_SCRIPT)
         self._main = _ScriptCall(_SCRIPT, self._script.sha, self.script_keys)
@@ -470,26 +510,59 @@ class RedisIndex(NearDuplicateIndex):
     def from_uri(cls, uri: str, **kwargs: Any) -> RedisIndex:
         """Build from ``redis://``, ``rediss://`` or ``unix://`` URIs (see the module docstring).
 
-        ``open_index`` passes the query string's values as keyword arguments too: this backend's
-        own options (``prefix``, ``batch_size``) are taken out of the URL given to redis-py.
+        ``open_index`` passes this backend's options from the query string (``prefix``,
+        ``batch_size``, ``retry_interval``) as keyword arguments; the URL given to redis-py keeps
+        the rest, which redis-py parses itself (``password``, ``socket_timeout`` ...).
         """
-        query = uri.partition("?")[2]
-        ours = {*_OPEN_INDEX_OPTIONS, *_OWN_OPTIONS}
-        written = dict(parse_qsl(query, keep_blank_values=True))
-        for name in written:  # redis-py parses its own query options (it knows their types)
-            if name not in ours:
-                kwargs.pop(name, None)
-        if "prefix" in written and not isinstance(kwargs.get("prefix"), str):
-            kwargs["prefix"] = written["prefix"]  # as written: "0601" is not the number 601
-        return cls(redis_py_url(uri), **kwargs)
+        return cls(str(parse_index_uri(uri).target), **kwargs)
+
+    @classmethod
+    def open_stored(cls, uri: IndexUri, *, namespace: str = "pages", **options: Any) -> RedisIndex:
+        """The namespace stored under the URI's prefix, opened with the parameters it was built
+        with; creates no key (:class:`NamespaceNotFound` naming the namespaces there are)."""
+        prefix = validate_prefix(options.get("prefix", DEFAULT_PREFIX))
+        for name in LAYOUT_OPTIONS:  # the stored ones hold
+            options.pop(name, None)
+        url = str(uri.target)
+        stored = _look(uri, lambda client: client.hgetall(meta_key(prefix, namespace)))
+        if not stored:
+            raise NamespaceNotFound(
+                uri.masked, namespace, cls.stored_namespaces(uri, **options),
+                f" under prefix {prefix!r}",
+            )
+        signature = json.loads(stored[b"layout_signature"].decode())
+        layout = Layout.from_signature(signature)
+        return cls(
+            url, bits=layout.bits, max_distance=layout.max_distance, tables=layout,
+            namespace=namespace, params=None, create=False, **options,
+        )
+
+    @classmethod
+    def stored_namespaces(cls, uri: IndexUri, **options: Any) -> list[str]:
+        """The namespaces stored under the URI's prefix (one ``SCAN`` over their parameter
+        hashes); creates nothing."""
+        prefix = validate_prefix(options.get("prefix", DEFAULT_PREFIX))
+        head = len(prefix) + 2  # "{" + prefix + ":"
+
+        def scan(client: redis.Redis) -> list[str]:
+            found = client.scan_iter(match=meta_key(prefix, "*"), count=1000)
+            return sorted({key.decode("utf-8", "replace")[head : -len(_META_SUFFIX)]
+                           for key in found})
+
+        return _look(uri, scan)
 
     # -- parameters --------------------------------------------------------------------------
 
     def _open_parameters(self, params: Mapping[str, object] | None) -> None:
         wanted = self._parameter_record(params, FORMAT_VERSION)
         self._wanted = wanted
-        flat = [part for pair in wanted.items() for part in pair]
-        reply = self._open_script(keys=[self.meta_key], args=flat)
+        if self._create:
+            flat = [part for pair in wanted.items() for part in pair]
+            reply = self._open_script(keys=[self.meta_key], args=flat)
+        else:  # a stored namespace only: never write its parameters
+            reply = [part for pair in self._client.hgetall(self.meta_key).items() for part in pair]
+            if not reply:
+                raise NamespaceNotFound(self.location, self.namespace, [])
         stored = {
             reply[i].decode(): reply[i + 1].decode() for i in range(0, len(reply), 2)
         }
@@ -508,11 +581,11 @@ class RedisIndex(NearDuplicateIndex):
     # -- calls -------------------------------------------------------------------------------
 
     def _unavailable(self, error: Exception, doing: str) -> NearDuplicateIndexError:
-        if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):
+        found = redis_error(self.location, self._given_url, error, doing)
+        if isinstance(found, IndexUnavailable):
             self._down_until = time.monotonic() + self.retry_interval
-            self._last_error = f"{doing} {self.location}: Redis unreachable ({error})"
-            return IndexUnavailable(self._last_error)
-        return NearDuplicateIndexError(f"{doing} {self.location}: {error}")
+            self._last_error = str(found)
+        return found
 
     def _check_reachable(self) -> None:
         """Fail fast while a recent connection failure is fresh (see ``retry_interval``)."""
@@ -585,6 +658,11 @@ class RedisIndex(NearDuplicateIndex):
 
     def _restore_parameters(self, doing: str) -> None:
         """Write the parameters again (the server lost them); an index error if it cannot."""
+        if not self._create:  # opened to look into a stored index: never write one
+            raise NearDuplicateIndexError(
+                f"{doing} {self.location}: its parameters are gone (Redis restarted without "
+                "persistence, or the keys were deleted)"
+            )
         logger.warning(
             "%s lost its data (Redis restarted without persistence, or the keys were deleted): "
             "the index starts over empty", self.location,
@@ -828,6 +906,17 @@ class RedisIndex(NearDuplicateIndex):
             f"<RedisIndex {self.url} prefix={self.prefix!r} namespace={self.namespace!r} "
             f"bits={self.bits} k={self.max_distance} {self.layout.describe()}>"
         )
+
+
+def _look(uri: IndexUri, read: Any) -> Any:
+    """``read(client)`` on a client of its own for ``uri``, closed after; index errors."""
+    client = connect(str(uri.target))
+    try:
+        return read(client)
+    except redis.RedisError as error:
+        raise redis_error(uri.masked, str(uri.target), error, "cannot read") from None
+    finally:
+        client.close()
 
 
 def _stored_as(matches: list[Match], key: str, value: int) -> bool:

@@ -40,6 +40,11 @@ an index on the thread that opened it. A writer holds the lock until its transac
 (on the next call after ``commit_interval``), so several processes writing one file should use a
 small ``commit_interval``; Redis suits many concurrent writers better.
 
+Looking into a stored file (:meth:`SqliteIndex.open_stored`, :meth:`SqliteIndex.stored_namespaces`)
+opens it read-only with the parameters it was built with and never creates a file or a table:
+the file may be on a read-only filesystem. Errors name the file and tell apart what SQLite
+says: not a database, a damaged file, read-only or no permission, locked by another process.
+
 Options: ``commit_every`` (1000), ``commit_interval`` seconds (1.0), ``cache`` (True),
 ``timeout`` seconds to wait for another process's write lock (30), ``cache_size_mb`` of SQLite's
 page cache (64: index inserts touch random pages), ``buffer_size`` of the mirror (2048).
@@ -60,9 +65,19 @@ from typing import Any
 
 import numpy as np
 
-from .base import IndexParameterMismatch, Match, NearDuplicateIndex, NearDuplicateIndexError
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
+
+from .base import (
+    IndexNotFound,
+    IndexParameterMismatch,
+    Match,
+    NamespaceNotFound,
+    NearDuplicateIndex,
+    NearDuplicateIndexError,
+)
 from .layout import Layout, TablesOption
 from .memory import MASK64, FingerprintTables, _Growable, split_words
+from .uri import LAYOUT_OPTIONS, IndexUri, parse_index_uri
 
 logger = logging.getLogger(__name__)
 
@@ -106,13 +121,20 @@ class _SharedConnection:
     write lock, so they share the connection and its open transaction.
     """
 
-    def __init__(self, path: str, timeout: float, cache_size_mb: float) -> None:
+    def __init__(
+        self, path: str, timeout: float, cache_size_mb: float, *, readonly: bool = False
+    ) -> None:
         self.path = path
+        self.readonly = readonly
         with access_errors(path):
-            self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            if readonly:
+                self.conn = connect_readonly(path, timeout)
+            else:
+                self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
             try:
-                _switch_to_wal(self.conn, timeout)
-                self.conn.execute("PRAGMA synchronous=NORMAL")
+                if not readonly:
+                    _switch_to_wal(self.conn, timeout)
+                    self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.execute(f"PRAGMA cache_size={-int(cache_size_mb * 1024)}")
             except BaseException:
                 self.conn.close()
@@ -125,6 +147,8 @@ class _SharedConnection:
         self.local_writes: dict[str, int] = {}  # per table: writes through this connection
 
     def begin(self) -> None:
+        if self.readonly:
+            raise NearDuplicateIndexError(f"SQLite index {self.path!r} is open read-only")
         if not self.in_transaction:
             self.conn.execute("BEGIN IMMEDIATE")
             self.in_transaction = True
@@ -180,33 +204,96 @@ class _SharedConnection:
 _CONNECTIONS: dict[str, _SharedConnection] = {}
 
 
-def path_of(uri: str) -> str:
-    """The file a ``sqlite:`` URI names: ``sqlite:///relative.db`` -> ``relative.db``,
-    ``sqlite:////absolute.db`` -> ``/absolute.db``; ``""`` for ``sqlite://`` (in memory)."""
-    rest = uri.split("://", 1)[1] if "://" in uri else ""
-    path = rest.split("?", 1)[0]
-    return path[1:] if path.startswith("/") else path
+def connect_readonly(path: str, timeout: float = 5.0) -> sqlite3.Connection:
+    """A read-only connection to an existing file, creating nothing (no file, no -wal).
+
+    The path goes into a ``file:`` URI through :meth:`~pathlib.Path.as_uri`, which escapes every
+    character a file name may hold (``#``, ``?``, ``%``, spaces). A file in WAL mode whose
+    directory cannot be written (SQLite cannot make its ``-shm`` file there) is read as
+    immutable: nothing can be writing it through that directory.
+    """
+    uri = Path(path).resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as error:
+        conn.close()
+        if _error_kind(error) not in ("cantopen", "readonly"):
+            raise
+    conn = sqlite3.connect(
+        f"{uri}?mode=ro&immutable=1", uri=True, timeout=timeout, isolation_level=None
+    )
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return conn
+
+
+def _error_kind(error: sqlite3.Error) -> str:
+    """What went wrong, from SQLite's error code (Python >= 3.11) or else its message."""
+    code = getattr(error, "sqlite_errorname", "") or ""
+    text = str(error).lower()
+    if code == "SQLITE_NOTADB" or "not a database" in text:
+        return "notadb"
+    if code.startswith("SQLITE_CORRUPT") or "malformed" in text:
+        return "corrupt"
+    if code.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        return "readonly"
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        return "locked"
+    if code.startswith(("SQLITE_PERM", "SQLITE_AUTH")) or "permission" in text:
+        return "permission"
+    if code.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return "cantopen"
+    if code.startswith("SQLITE_FULL") or "disk is full" in text:
+        return "full"
+    return "other"
+
+
+def describe_error(path: str | Path, error: sqlite3.Error) -> str:
+    """One line naming the file and what SQLite's ``error`` means for it."""
+    path = str(path)
+    kind = _error_kind(error)
+    if kind == "notadb":
+        return f"{path}: not an SQLite database ({error})"
+    if kind == "corrupt":
+        return f"{path}: the SQLite file is damaged ({error}); restore it or start a new one"
+    if kind == "readonly":
+        return (
+            f"SQLite index {path!r} needs write access to the file and to its directory "
+            f"(SQLite keeps {os.path.basename(path)}-wal and -shm beside it), but it is "
+            f"read-only here ({error})"
+        )
+    if kind == "locked":
+        return (
+            f"{path}: locked by another process ({error}); try again once it has finished, or "
+            "give a longer timeout"
+        )
+    if kind == "permission":
+        return f"{path}: permission denied ({error})"
+    if kind == "cantopen":
+        return (
+            f"cannot open SQLite index {path!r}: its directory must exist and be writable, and "
+            f"the file, if it exists, readable and writable ({error})"
+        )
+    if kind == "full":
+        return f"{path}: the disk is full ({error})"
+    return f"{path}: SQLite error ({error})"
+
+
+class SqliteAccessError(NearDuplicateIndexError):
+    """SQLite could not open, read or write the file (:func:`describe_error` says why)."""
 
 
 @contextmanager
 def access_errors(path: str) -> Iterator[None]:
-    """Turn SQLite's errors about a file it cannot open or write into ones naming ``path``."""
+    """Turn SQLite's errors about a file it cannot open, read or write into ones naming
+    ``path`` and telling the causes apart."""
     try:
         yield
-    except sqlite3.OperationalError as error:
-        text = str(error).lower()
-        if "readonly" in text or "read-only" in text:
-            raise NearDuplicateIndexError(
-                f"SQLite index {path!r} needs write access to the file and to its directory "
-                f"(SQLite keeps {os.path.basename(path)}-wal and -shm beside it), but it is "
-                f"read-only here ({error})"
-            ) from error
-        if "unable to open" in text:
-            raise NearDuplicateIndexError(
-                f"cannot open SQLite index {path!r}: its directory must exist and be writable, "
-                f"and the file, if it exists, readable and writable ({error})"
-            ) from error
-        raise
+    except sqlite3.Error as error:
+        if _error_kind(error) == "other":
+            raise
+        raise SqliteAccessError(describe_error(path, error)) from error
 
 
 @contextmanager
@@ -248,6 +335,54 @@ def stored_band_params(conn: sqlite3.Connection, namespace: str) -> dict | None:
     return json.loads(found[0]) if found else None
 
 
+def _stored_file(uri: IndexUri) -> str:
+    """The file of a stored index's URI; IndexNotFound if there is none to look into."""
+    path = uri.sqlite_path
+    if path is None:
+        raise IndexNotFound("sqlite:// is an empty in-memory database; name a file")
+    if not path.is_file():
+        raise IndexNotFound(f"{path}: no such index file")
+    return str(path)
+
+
+def read_parameters(path: str, namespace: str) -> dict[str, str]:
+    """The parameters the file stores for ``namespace`` (as :meth:`SqliteIndex._parameter_record`
+    wrote them), read-only; NamespaceNotFound naming the namespaces there are."""
+    found = _read_meta(path, namespace)
+    if namespace not in found:
+        raise NamespaceNotFound(path, namespace, _read_meta(path, None))
+    return found[namespace]
+
+
+def _read_meta(
+    path: str, namespace: str | None, conn: sqlite3.Connection | None = None
+) -> dict[str, Any]:
+    """``{namespace: {name: value}}`` for ``namespace`` (or ``{namespace: None}`` for every
+    one, when None), through ``conn`` or a read-only connection of its own. IndexNotFound for
+    a database that holds no SimHash index, a SqliteAccessError naming the file for the rest."""
+    own = conn is None
+    with access_errors(path):
+        conn = conn or connect_readonly(path)
+        try:
+            if not _has_table(conn, META_TABLE):
+                band = _has_table(conn, "lsh_params")
+                raise IndexNotFound(
+                    f"{path}: not a scrapy-simhash SimHash index ("
+                    + ("it holds a band index: MinHash, KSentence or exact)" if band
+                       else f"no {META_TABLE} table)")
+                )
+            if namespace is None:
+                rows = conn.execute(f"SELECT DISTINCT namespace FROM {META_TABLE}").fetchall()
+                return {row[0]: None for row in rows}
+            rows = conn.execute(
+                f"SELECT name, value FROM {META_TABLE} WHERE namespace = ?", (namespace,)
+            ).fetchall()
+            return {namespace: dict(rows)} if rows else {}
+        finally:
+            if own:
+                conn.close()
+
+
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
     """``PRAGMA journal_mode=WAL``, retried while another process holds the lock.
 
@@ -268,7 +403,11 @@ def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
         delay = min(delay * 2, 0.2)
 
 
-def _acquire(path: str, timeout: float, cache_size_mb: float) -> _SharedConnection:
+def _acquire(
+    path: str, timeout: float, cache_size_mb: float, readonly: bool = False
+) -> _SharedConnection:
+    if readonly:  # a look into the file: never shares a writer's transaction
+        return _SharedConnection(path, timeout, cache_size_mb, readonly=True)
     if path == ":memory:" or path.startswith("file:"):
         return _SharedConnection(path, timeout, cache_size_mb)  # never shared
     resolved = os.path.realpath(path)
@@ -299,8 +438,8 @@ class SqliteIndex(NearDuplicateIndex):
         self,
         path: str | Path = ":memory:",
         *,
-        bits: int = 64,
-        max_distance: int = 3,
+        bits: int = DEFAULT_BITS,
+        max_distance: int = DEFAULT_MAX_DISTANCE,
         namespace: str = "pages",
         tables: TablesOption = None,
         params: Mapping[str, object] | None = None,
@@ -310,6 +449,7 @@ class SqliteIndex(NearDuplicateIndex):
         timeout: float = 30.0,
         cache_size_mb: float = 64.0,
         buffer_size: int = 2048,
+        readonly: bool = False,
     ) -> None:
         super().__init__(
             bits=bits, max_distance=max_distance, namespace=namespace, tables=tables, params=params
@@ -329,7 +469,8 @@ class SqliteIndex(NearDuplicateIndex):
         self.evidence_table = f'"simhash_{namespace}:evidence"'
         self.removed_table = f'"simhash_{namespace}:removed"'
         self._columns = ("fp",) if self.layout.words == 1 else ("fp", "fp_hi")
-        self._shared = _acquire(self.path, float(timeout), float(cache_size_mb))
+        self.readonly = bool(readonly)
+        self._shared = _acquire(self.path, float(timeout), float(cache_size_mb), self.readonly)
         self._conn = self._shared.conn
         try:
             self._open_schema(params)
@@ -339,17 +480,45 @@ class SqliteIndex(NearDuplicateIndex):
         self._shared.users.append(self)
         self._prepare_statements()
         self.engine: FingerprintTables | None = None
-        if cache:
-            self.engine = FingerprintTables(self.layout, buffer_size=int(buffer_size))
-        else:
-            self._create_key_indexes()
-        self._seen_version = self._data_version()
-        self._reload()
+        try:
+            with access_errors(self.path):
+                if cache:
+                    self.engine = FingerprintTables(self.layout, buffer_size=int(buffer_size))
+                elif not self.readonly:  # read-only: SQL reads go without the key indexes
+                    self._create_key_indexes()
+                self._seen_version = self._data_version()
+                self._reload()
+        except BaseException:
+            _release(self._shared, self)
+            raise
 
     @classmethod
     def from_uri(cls, uri: str, **kwargs: object) -> SqliteIndex:
-        """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``sqlite://`` (in memory)."""
-        return cls(path_of(uri) or ":memory:", **kwargs)  # type: ignore[arg-type]
+        """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``sqlite://`` (in memory);
+        the path is percent-decoded (see :mod:`scrapy_simhash.index.uri`)."""
+        path = parse_index_uri(uri).sqlite_path
+        return cls(path or ":memory:", **kwargs)  # type: ignore[arg-type]
+
+    @classmethod
+    def open_stored(cls, uri: IndexUri, *, namespace: str = "pages", **options: Any) -> SqliteIndex:
+        """The namespace stored in the file, opened read-only (unless ``readonly=False``) with
+        the parameters it was built with; creates nothing."""
+        path = _stored_file(uri)
+        stored = read_parameters(path, namespace)
+        layout = Layout.from_signature(json.loads(stored["layout_signature"]))
+        for name in LAYOUT_OPTIONS:  # the stored ones hold
+            options.pop(name, None)
+        options.setdefault("readonly", True)
+        return cls(
+            path, bits=layout.bits, max_distance=layout.max_distance, tables=layout,
+            namespace=namespace, params=None, **options,
+        )
+
+    @classmethod
+    def stored_namespaces(cls, uri: IndexUri, **options: Any) -> list[str]:
+        """The SimHash namespaces the file holds; creates nothing."""
+        path = _stored_file(uri)
+        return sorted(_read_meta(path, None))
 
     # -- schema and parameters -------------------------------------------------------------------
 
@@ -360,7 +529,24 @@ class SqliteIndex(NearDuplicateIndex):
         # namespace's new tables with it.
         self._shared.commit()
         with access_errors(self.path):
-            self._check_or_create(conn, params, wanted)
+            if self.readonly:
+                self._check_stored(conn, params, wanted)
+            else:
+                self._check_or_create(conn, params, wanted)
+
+    def _check_stored(
+        self, conn: sqlite3.Connection, params: Mapping[str, object] | None, wanted: dict[str, str]
+    ) -> None:
+        """Read-only: the namespace must be stored with the parameters asked for."""
+        stored = _read_meta(self.path, self.namespace, conn).get(self.namespace)
+        if not stored:
+            raise NamespaceNotFound(self.path, self.namespace, _read_meta(self.path, None, conn))
+        self._check_parameters(stored, wanted, check_user_params=params is not None)
+        self.params = {
+            name[len("param.") :]: json.loads(value)
+            for name, value in stored.items()
+            if name.startswith("param.")
+        }
 
     def _check_or_create(
         self, conn: sqlite3.Connection, params: Mapping[str, object] | None, wanted: dict[str, str]
@@ -895,6 +1081,13 @@ class SqliteIndex(NearDuplicateIndex):
                 ).fetchall()
             )
         return out
+
+    def stored_words(self) -> np.ndarray | None:
+        """The stored fingerprints (the cache's; None with ``cache=False``)."""
+        if self.engine is None:
+            return None
+        self._before_read()
+        return self.engine.stored_words()
 
     def file_bytes(self) -> int:
         """Bytes on disk: the database file plus its WAL (0 for an in-memory database)."""

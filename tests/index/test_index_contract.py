@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scrapy_simhash.fingerprint import Fingerprinter
 from scrapy_simhash.index import (
     IndexParameterMismatch,
     Match,
@@ -16,6 +17,7 @@ from scrapy_simhash.index import (
     NearDuplicateIndexError,
     open_index,
 )
+from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
 BACKENDS = ["memory", "sqlite-cache", "sqlite-sql", "sqlite-file"]
 
@@ -138,7 +140,7 @@ def test_neighbours_spread_adversarially_over_the_tables_are_exact(backend, bits
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_check_and_add_returns_nearest_then_earliest_or_stores(backend, tmp_path):
-    with make_index(backend, tmp_path) as index:
+    with make_index(backend, tmp_path, bits=64, max_distance=3) as index:
         assert index.check_and_add("a", 0b1111) is None
         assert index.check_and_add("b", 0b0011) == Match("a", 0b1111, 2)
         assert len(index) == 1  # "b" matched "a" and was not stored
@@ -163,7 +165,7 @@ def test_own_uncommitted_writes_are_seen_immediately(backend, tmp_path):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_invalid_input_is_rejected(backend, tmp_path):
-    with make_index(backend, tmp_path) as index:
+    with make_index(backend, tmp_path, bits=64, max_distance=3) as index:
         with pytest.raises(ValueError, match="2\\*\\*64"):
             index.add("k", 1 << 64)
         with pytest.raises(ValueError):
@@ -193,7 +195,7 @@ def test_a_hot_bucket_stays_exact(backend, tmp_path):
     """Thousands of fingerprints share one block: nothing is truncated or missed."""
     rng = random.Random(3)
     hot = [(f"hot-{i}", rng.getrandbits(48) << 16) for i in range(3000)]  # low block all zero
-    with make_index(backend, tmp_path) as index:
+    with make_index(backend, tmp_path, bits=64, max_distance=3) as index:
         index.add_many(hot)
         for _ in range(20):
             query = flip(rng, rng.choice(hot)[1], 64, 3)
@@ -212,7 +214,7 @@ def test_memory_index_matches_brute_force_on_generated_cases(base, flips):
         for b in bits:
             fp ^= 1 << b
         stored.append((f"f{i}", fp))
-    with open_index("memory://", buffer_size=8) as index:
+    with open_index("memory://", bits=64, max_distance=3, buffer_size=8) as index:
         index.add_many(stored)
         for _, fp in stored[:: max(1, len(stored) // 10)]:
             query = fp ^ 0b101
@@ -232,7 +234,7 @@ class CustomIndex:
 def test_dotted_path_builds_the_users_class_with_the_same_arguments():
     index = open_index(f"{__name__}.CustomIndex?flavour=x", max_distance=2, params={"a": 1})
     assert isinstance(index, CustomIndex)
-    assert index.kwargs == {"bits": 64, "max_distance": 2, "namespace": "pages",
+    assert index.kwargs == {"bits": DEFAULT_BITS, "max_distance": 2, "namespace": "pages",
                             "tables": None, "params": {"a": 1}, "flavour": "x"}
 
 
@@ -252,7 +254,7 @@ def test_query_string_options_are_converted_and_keywords_win():
                        commit_interval=2)
     assert (index.commit_every, index.commit_interval, index.engine) == (25, 2.0, None)
     index.close()
-    memory = open_index("memory://?tables=manku&buffer_size=16")
+    memory = open_index("memory://?tables=manku&buffer_size=16&bits=64&max_distance=3")
     assert memory.layout.table_count == 16 and memory.engine.buffer_size == 16
 
 
@@ -275,7 +277,23 @@ def test_a_layout_setting_in_both_places_must_agree(uri):
 def test_the_query_string_sets_the_layout_when_no_keyword_does():
     with open_index("sqlite://?max_distance=5&bits=128&tables=manku") as index:
         assert (index.bits, index.max_distance, index.layout.design) == (128, 5, "manku(6x6)")
-    assert open_index("memory://").layout.describe() == "blocks: 4 tables, 16-bit keys"
+    assert open_index("memory://?bits=64&max_distance=3").layout.describe() == (
+        "blocks: 4 tables, 16-bit keys"
+    )
+
+
+@pytest.mark.parametrize("uri", ["memory://", "sqlite://"])
+def test_an_index_without_bits_or_k_takes_the_fingerprinters_defaults(uri):
+    """A default Fingerprinter's fingerprints go into a default index."""
+    fingerprinter = Fingerprinter()
+    text = " ".join(f"word{i}" for i in range(40))
+    fingerprint = fingerprinter.fingerprint_text(text)
+    with open_index(uri) as index:
+        assert (index.bits, index.max_distance) == (fingerprinter.bits, fingerprinter.max_distance)
+        assert (index.bits, index.max_distance) == (DEFAULT_BITS, DEFAULT_MAX_DISTANCE) == (128, 16)
+        assert index.check_and_add("a", fingerprint) is None
+        near = fingerprint ^ 0b1011  # three bits away
+        assert index.check_and_add("b", near) == Match("a", fingerprint, 3)
 
 
 @pytest.mark.parametrize("name", ["namespace", "params"])

@@ -201,7 +201,7 @@ def test_layout_is_deterministic_and_respects_the_table_budget():
 )
 def test_bad_parameters_are_rejected(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        make_layout(**kwargs)
+        make_layout(**{"bits": 64, "max_distance": 3, **kwargs})
 
 
 def test_keys_array_is_uint64():

@@ -56,7 +56,7 @@ def test_128_bit_fingerprints_are_two_words():
 
 
 def test_nbytes_counts_numpy_storage_and_optionally_keys():
-    index = MemoryIndex()
+    index = MemoryIndex(bits=64, max_distance=3)
     index.add_many((f"key-{i}", i * 7919) for i in range(10_000))
     index.compact()
     # 8 B fingerprint + 4 tables x (4 B key + 4 B row) = 40 B per fingerprint once compacted

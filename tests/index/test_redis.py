@@ -68,7 +68,7 @@ def test_check_and_add_returns_nearest_then_earliest_or_stores(redis_url):
 def test_a_hot_bucket_stays_exact(redis_url):
     rng = random.Random(3)
     hot = [(f"hot-{i}", rng.getrandbits(48) << 16) for i in range(2000)]  # low block all zero
-    with open_index(redis_url) as index:
+    with open_index(redis_url, bits=64, max_distance=3) as index:
         index.add_many(hot)
         for _ in range(10):
             query = flip(rng, rng.choice(hot)[1], 64, 3)
@@ -76,7 +76,7 @@ def test_a_hot_bucket_stays_exact(redis_url):
 
 
 def test_invalid_input_is_rejected_and_close_is_final(redis_url):
-    index = open_index(redis_url)
+    index = open_index(redis_url, bits=64, max_distance=3)
     with pytest.raises(ValueError, match="2\\*\\*64"):
         index.add("k", 1 << 64)
     with pytest.raises(TypeError):
@@ -181,9 +181,9 @@ def test_a_second_client_shares_the_index(redis_url):
      ({"params": {"tokenizer": "words"}}, "param.tokenizer", ("jieba", "words"))],
 )
 def test_other_parameters_are_a_clear_error_naming_the_url(redis_url, changed, name, values):
-    with open_index(redis_url, params={"tokenizer": "jieba"}) as index:
+    with open_index(redis_url, bits=64, max_distance=3, params={"tokenizer": "jieba"}) as index:
         index.add("k", 1)
-    arguments = {"params": {"tokenizer": "jieba"}, **changed}
+    arguments = {"bits": 64, "max_distance": 3, "params": {"tokenizer": "jieba"}, **changed}
     with pytest.raises(IndexParameterMismatch) as raised:
         open_index(redis_url, **arguments)
     assert name in raised.value.differences  # (with bits or k, the layout differs too)
@@ -217,7 +217,8 @@ def test_prefixes_and_namespaces_are_separate_indexes(redis_server, redis_prefix
 
 
 def test_uri_options_reach_the_backend_and_redis_py(redis_server, redis_prefix):
-    uri = f"{redis_server.url}?prefix={redis_prefix}&batch_size=7&socket_timeout=3&tables=manku"
+    uri = (f"{redis_server.url}?prefix={redis_prefix}&batch_size=7&socket_timeout=3&tables=manku"
+           "&bits=64&max_distance=3")
     with open_index(uri) as index:
         assert isinstance(index, RedisIndex)
         assert (index.prefix, index.batch_size, index.layout.table_count) == (redis_prefix, 7, 16)
@@ -563,7 +564,7 @@ def _worker(url: str, rounds: int, worker: int, barrier, results) -> None:
         work = [(c, m, fp) for c, members in enumerate(clusters(round_))
                 for m, fp in enumerate(members)]
         rng.shuffle(work)
-        index = open_index(f"{url}_r{round_}")
+        index = open_index(f"{url}_r{round_}", bits=64, max_distance=3)
         barrier.wait()  # every worker starts the round at the same moment
         kept = [f"{c}/{m}/{worker}" for c, m, fp in work
                 if index.check_and_add(f"{c}/{m}/{worker}", fp) is None]
@@ -576,7 +577,7 @@ def test_concurrent_workers_keep_exactly_one_member_per_cluster(redis_url):
     order, starting each round together: exactly one member per cluster is kept, every round."""
     rounds = 5
     for round_ in range(rounds):
-        open_index(f"{redis_url}_r{round_}").close()  # parameters written once
+        open_index(f"{redis_url}_r{round_}", bits=64, max_distance=3).close()  # written once
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(WORKERS)
     results = context.Queue()
@@ -596,7 +597,7 @@ def test_concurrent_workers_keep_exactly_one_member_per_cluster(redis_url):
     for round_ in range(rounds):
         kept_clusters = sorted(int(key.split("/")[0]) for key in kept[round_])
         assert kept_clusters == list(range(CLUSTERS)), f"round {round_}"
-        with open_index(f"{redis_url}_r{round_}") as index:
+        with open_index(f"{redis_url}_r{round_}", bits=64, max_distance=3) as index:
             assert len(index) == CLUSTERS
             for c, members in enumerate(clusters(round_)):
                 assert [m.key.split("/")[0] for m in index.query(members[0])] == [str(c)]

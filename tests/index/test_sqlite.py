@@ -56,9 +56,11 @@ def test_128_bit_index_persists(tmp_path, cache):
 def test_other_parameters_are_a_clear_error_naming_both_values(
     db_uri, tmp_path, changed, name, values
 ):
-    with open_index(db_uri, params={"tokenizer": "jieba", "ngram": 2}) as index:
+    with open_index(db_uri, bits=64, max_distance=3,
+                    params={"tokenizer": "jieba", "ngram": 2}) as index:
         index.add("k", 1)
-    arguments = {"params": {"tokenizer": "jieba", "ngram": 2}, **changed}
+    arguments = {"bits": 64, "max_distance": 3, "params": {"tokenizer": "jieba", "ngram": 2},
+                 **changed}
     with pytest.raises(IndexParameterMismatch) as raised:
         open_index(db_uri, **arguments)
     message = str(raised.value)
