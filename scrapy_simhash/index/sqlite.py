@@ -128,6 +128,7 @@ class _SharedConnection:
         self.readonly = readonly
         with access_errors(path):
             if readonly:
+                self.side_files = _side_files(path)
                 self.conn = connect_readonly(path, timeout)
             else:
                 self.conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
@@ -226,6 +227,34 @@ def connect_readonly(path: str, timeout: float = 5.0) -> sqlite3.Connection:
     )
     conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     return conn
+
+
+def _side_files(path: str) -> set[str]:
+    """Which of the file's WAL companions exist now."""
+    return {suffix for suffix in ("-wal", "-shm") if os.path.exists(path + suffix)}
+
+
+def close_readonly(conn: sqlite3.Connection, path: str, side_files: set[str]) -> None:
+    """Close a :func:`connect_readonly` connection, leaving the folder as it was found.
+
+    A read-only connection to a WAL file makes its ``-wal`` and ``-shm`` files but cannot remove
+    them; when this look made them, a writable connection opened and closed at once lets SQLite
+    remove them as it does when the last connection closes (never while another one is open).
+    """
+    conn.close()
+    if not _side_files(path) - side_files:
+        return
+    try:
+        tidy = sqlite3.connect(
+            f"{Path(path).resolve().as_uri()}?mode=rw", uri=True, timeout=0.1,
+            isolation_level=None,
+        )
+        try:
+            tidy.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            tidy.close()
+    except sqlite3.Error:  # a read-only folder or file, or a writer busy: they stay
+        pass
 
 
 def _error_kind(error: sqlite3.Error) -> str:
@@ -345,24 +374,26 @@ def _stored_file(uri: IndexUri) -> str:
     return str(path)
 
 
-def read_parameters(path: str, namespace: str) -> dict[str, str]:
+def read_parameters(path: str, namespace: str, timeout: float = 5.0) -> dict[str, str]:
     """The parameters the file stores for ``namespace`` (as :meth:`SqliteIndex._parameter_record`
     wrote them), read-only; NamespaceNotFound naming the namespaces there are."""
-    found = _read_meta(path, namespace)
+    found = _read_meta(path, namespace, timeout=timeout)
     if namespace not in found:
-        raise NamespaceNotFound(path, namespace, _read_meta(path, None))
+        raise NamespaceNotFound(path, namespace, _read_meta(path, None, timeout=timeout))
     return found[namespace]
 
 
 def _read_meta(
-    path: str, namespace: str | None, conn: sqlite3.Connection | None = None
+    path: str, namespace: str | None, conn: sqlite3.Connection | None = None, *,
+    timeout: float = 5.0,
 ) -> dict[str, Any]:
     """``{namespace: {name: value}}`` for ``namespace`` (or ``{namespace: None}`` for every
     one, when None), through ``conn`` or a read-only connection of its own. IndexNotFound for
     a database that holds no SimHash index, a SqliteAccessError naming the file for the rest."""
     own = conn is None
+    side_files = _side_files(path)
     with access_errors(path):
-        conn = conn or connect_readonly(path)
+        conn = conn or connect_readonly(path, timeout)
         try:
             if not _has_table(conn, META_TABLE):
                 band = _has_table(conn, "lsh_params")
@@ -380,7 +411,7 @@ def _read_meta(
             return {namespace: dict(rows)} if rows else {}
         finally:
             if own:
-                conn.close()
+                close_readonly(conn, path, side_files)
 
 
 def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> None:
@@ -422,7 +453,10 @@ def _release(shared: _SharedConnection, user: SqliteIndex) -> None:
         shared.users.remove(user)
     if not shared.users:
         shared.commit()
-        shared.conn.close()
+        if shared.readonly:
+            close_readonly(shared.conn, shared.path, shared.side_files)
+        else:
+            shared.conn.close()
         resolved = os.path.realpath(shared.path)
         if _CONNECTIONS.get(resolved) is shared:
             del _CONNECTIONS[resolved]
@@ -504,7 +538,7 @@ class SqliteIndex(NearDuplicateIndex):
         """The namespace stored in the file, opened read-only (unless ``readonly=False``) with
         the parameters it was built with; creates nothing."""
         path = _stored_file(uri)
-        stored = read_parameters(path, namespace)
+        stored = read_parameters(path, namespace, float(options.get("timeout", 5.0)))
         layout = Layout.from_signature(json.loads(stored["layout_signature"]))
         for name in LAYOUT_OPTIONS:  # the stored ones hold
             options.pop(name, None)
@@ -518,7 +552,7 @@ class SqliteIndex(NearDuplicateIndex):
     def stored_namespaces(cls, uri: IndexUri, **options: Any) -> list[str]:
         """The SimHash namespaces the file holds; creates nothing."""
         path = _stored_file(uri)
-        return sorted(_read_meta(path, None))
+        return sorted(_read_meta(path, None, timeout=float(options.get("timeout", 5.0))))
 
     # -- schema and parameters -------------------------------------------------------------------
 
