@@ -34,9 +34,10 @@ class RedisServer:
     """One ``redis-server`` process on 127.0.0.1; ``restart()`` keeps the port (and the data when
     asked), as an operator restarting Redis mid-crawl would."""
 
-    def __init__(self, executable: str, directory: Path) -> None:
+    def __init__(self, executable: str, directory: Path, password: str | None = None) -> None:
         self.executable = executable
         self.directory = directory
+        self.password = password  # started with --requirepass when set
         directory.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.process: subprocess.Popen | None = None
@@ -50,6 +51,7 @@ class RedisServer:
             self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
             "--save", "", "--appendonly", "no", "--dir", str(self.directory),
             "--dbfilename", "dump.rdb", "--protected-mode", "yes", "--loglevel", "warning",
+            *(["--requirepass", self.password] if self.password else []),
         ]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
@@ -67,6 +69,9 @@ class RedisServer:
     def ping(self) -> bool:
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                if self.password:
+                    sock.sendall(f"AUTH {self.password}\r\n".encode())
+                    sock.recv(16)
                 sock.sendall(b"PING\r\n")
                 return sock.recv(16).startswith(b"+PONG")
         except OSError:
@@ -75,7 +80,7 @@ class RedisServer:
     def client(self):
         import redis
 
-        return redis.Redis(host="127.0.0.1", port=self.port)
+        return redis.Redis(host="127.0.0.1", port=self.port, password=self.password)
 
     def stop(self, *, save: bool = False) -> None:
         """Shut the server down (``SHUTDOWN SAVE`` keeps the data for the next start)."""
@@ -83,6 +88,9 @@ class RedisServer:
             return
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
+                if self.password:
+                    sock.sendall(f"AUTH {self.password}\r\n".encode())
+                    sock.recv(16)
                 sock.sendall(b"SHUTDOWN SAVE\r\n" if save else b"SHUTDOWN NOSAVE\r\n")
                 sock.recv(64)
         except OSError:
@@ -110,7 +118,7 @@ def find_redis_server() -> str | None:
     )
 
 
-def start_or_skip(directory: Path) -> RedisServer:
+def start_or_skip(directory: Path, password: str | None = None) -> RedisServer:
     """A started server, or a skip (a failure under SIMHASH_REQUIRE_REDIS=1) with the reason."""
     required = os.environ.get("SIMHASH_REQUIRE_REDIS") == "1"
     executable = find_redis_server()
@@ -126,7 +134,7 @@ def start_or_skip(directory: Path) -> RedisServer:
         if required:
             pytest.fail(f"SIMHASH_REQUIRE_REDIS=1 but {reason}")
         pytest.skip(reason)
-    return RedisServer(executable, directory).start()
+    return RedisServer(executable, directory, password).start()
 
 
 @pytest.fixture(scope="session")

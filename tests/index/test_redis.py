@@ -678,3 +678,65 @@ def test_wide_defaults_use_a_multi_index_hashing_layout(redis_url):
         assert index.check_and_add("a", base) is None
         assert index.check_and_add("b", flip(rng, base, 128, 16)) == Match("a", base, 16)
         assert index.check_and_add("c", flip(rng, base, 128, 17)) is None
+
+
+# -- a stored index, and a server that wants a password -------------------------------------------
+
+
+def test_a_stored_namespace_opens_as_it_was_built_and_a_missing_one_is_not_created(
+    redis_server, redis_url, redis_prefix
+):
+    from scrapy_simhash.index import NamespaceNotFound, open_stored_index, stored_namespaces
+
+    with open_index(redis_url, bits=64, max_distance=3, tables="manku",
+                    params={"tokenizer": "words"}) as built:
+        built.add("a", 5)
+        signature = built.layout.signature()
+    open_index(redis_url, namespace="items").close()
+    with open_stored_index(redis_url) as stored:
+        assert (stored.bits, stored.max_distance, stored.layout.signature()) == (64, 3, signature)
+        assert stored.params == {"tokenizer": "words"}
+        assert stored.query(4) == [Match("a", 5, 1)]
+        assert stored.stats()["size"] == 1
+    assert stored_namespaces(redis_url) == ["items", "pages"]
+    with pytest.raises(NamespaceNotFound) as raised:
+        open_stored_index(redis_url, "nope")
+    assert str(raised.value) == (
+        f"{redis_url}: no namespace 'nope' under prefix {redis_prefix!r} (namespaces: items, pages)"
+    )
+    client = redis_server.client()
+    try:
+        assert client.keys(f"{{{redis_prefix}:nope}}*") == []
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def password_server(tmp_path_factory):
+    """A redis-server started with --requirepass."""
+    from redisfixture import start_or_skip
+
+    server = start_or_skip(tmp_path_factory.mktemp("redis-auth"), password="TOPSECRET")
+    yield server
+    server.stop()
+
+
+def test_a_server_that_wants_a_password_says_where_it_goes(password_server):
+    from scrapy_simhash.index import open_stored_index
+
+    port = password_server.port
+    url = f"redis://127.0.0.1:{port}/0?prefix=auth"
+    with pytest.raises(redis_backend.IndexAuthenticationError) as raised:
+        open_index(url)
+    message = str(raised.value)
+    assert f"needs a password: redis://:PASSWORD@127.0.0.1:{port}/0" in message
+    assert "HELLO" not in message and "unreachable" not in message
+    with pytest.raises(redis_backend.IndexAuthenticationError, match="needs a password"):
+        open_stored_index(url)
+    with pytest.raises(redis_backend.IndexAuthenticationError, match="refused the password") as wrong:
+        open_index(f"redis://:WRONGSECRET@127.0.0.1:{port}/0?prefix=auth")
+    assert "WRONGSECRET" not in str(wrong.value)
+    with open_index(f"redis://:TOPSECRET@127.0.0.1:{port}/0?prefix=auth") as index:
+        index.add("a", 1)
+    with open_stored_index(f"redis://127.0.0.1:{port}/0?prefix=auth&password=TOPSECRET") as index:
+        assert len(index) == 1
