@@ -265,6 +265,16 @@ def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
     assert second.stats["simhash/index/pages/size"] == len(KEPT)
 
 
+def test_an_sqlite_index_file_may_hold_any_character_in_its_name(demo_site, tmp_path):
+    from scrapy_simhash.index.uri import sqlite_uri
+
+    path = tmp_path / "seen #1 %20 what?.db"
+    crawl = run_crawl(demo_site, tmp_path / "out", "-s", f"SIMHASH_INDEX_URI={sqlite_uri(path)}")
+    assert crawl.returncode == 0, crawl.log[-3000:]
+    assert crawl.stats["simhash/index/pages/size"] == len(KEPT)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", path.name]
+
+
 def test_band_index_in_sqlite_serves_pages_and_items_without_lock_waits(demo_site, tmp_path):
     # MinHash's pages and items: two namespaces of one file, written by one process. Each used
     # to hold its own connection: one waited out SQLite's busy timeout for the other's lock.

@@ -62,6 +62,8 @@ def test_values_are_read():
         ("SIMHASH_ON_INDEX_ERROR", "ignore", "'keep', 'drop', 'stop'"),
         ("SIMHASH_INDEX_URI", "ftp://example.com/x", "memory://"),
         ("SIMHASH_INDEX_URI", "no_such_package.Index", "memory://"),
+        ("SIMHASH_INDEX_URI", "sqlite:///seen.db?namespace=x", "may not set 'namespace'"),
+        ("SIMHASH_INDEX_URI", "redis://h/0?params=x", "may not set 'params'"),
         ("SIMHASH_INDEX_OPTIONS", 3, "dict"),
         ("SIMHASH_FINGERPRINT_OPTIONS", [1], "dict"),
         ("SIMHASH_REPORT_FILE", 12, "file path"),
@@ -117,6 +119,20 @@ def test_bad_algorithm_options_name_that_setting(algorithm, options):
     with pytest.raises(SimhashSettingError) as raised:
         SimhashDownloaderMiddleware.from_crawler(crawler)
     assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
+
+
+def test_a_jobdir_index_is_in_the_jobdir_whatever_its_name_holds(tmp_path):
+    from scrapy_simhash.index.uri import parse_index_uri
+
+    jobdir = tmp_path / "job #1 %20 what?"
+    uri = config(JOBDIR=str(jobdir)).index_uri
+    assert parse_index_uri(uri).sqlite_path == jobdir / "simhash.sqlite"
+
+
+def test_index_classes_are_imported_without_scrapy():
+    assert config(SIMHASH_INDEX_URI="scrapy_simhash.index.MemoryIndex").index_uri == (
+        "scrapy_simhash.index.MemoryIndex"
+    )
 
 
 def test_a_report_file_may_be_a_file_uri():
