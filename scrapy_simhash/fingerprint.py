@@ -10,6 +10,7 @@ import numpy as np
 from scrapy_simhash.simhash import (
     DEFAULT_BITS,
     DEFAULT_MAX_DISTANCE,
+    ParameterError,
     check_bits,
     checked_fingerprint,
     hamming_distance,
@@ -77,7 +78,10 @@ class Fingerprinter:
         self.tokenizer = _choice("tokenizer", tokenizer, TOKENIZERS)
         self.min_tokens = _int_in("min_tokens", min_tokens, 1, 1_000_000)
         if not isinstance(fold_traditional, bool):
-            raise ValueError(f"fold_traditional must be True or False, not {fold_traditional!r}")
+            raise ParameterError(
+                "fold_traditional",
+                f"fold_traditional must be True or False, not {fold_traditional!r}",
+            )
         self.fold_traditional = fold_traditional
         if fold_traditional:
             traditional_to_simplified("")  # fail now, not on the first page, without OpenCC
@@ -243,13 +247,13 @@ class Fingerprinter:
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise ParameterError(name, f"{name} must be one of {', '.join(allowed)}; got {value!r}")
     return value
 
 
 def _int_in(name: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be an integer from {low} to {high}; got {value!r}")
+        raise ParameterError(name, f"{name} must be an integer from {low} to {high}; got {value!r}")
     return value
 
 

@@ -46,9 +46,18 @@ _U64 = np.dtype("<u8")
 _KEPT_POWERS = 1 << 21  # texts up to 2 MB reuse the cached powers
 
 
+class ParameterError(ValueError):
+    """A bad parameter value. ``name``: the parameter, as its keyword argument is named, so a
+    caller can name the setting or option the value came from without reading the message."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 def check_bits(bits: int) -> int:
     if isinstance(bits, bool) or not isinstance(bits, int) or bits not in SUPPORTED_BITS:
-        raise ValueError(f"bits must be one of {SUPPORTED_BITS}, not {bits!r}")
+        raise ParameterError("bits", f"bits must be one of {SUPPORTED_BITS}, not {bits!r}")
     return bits
 
 

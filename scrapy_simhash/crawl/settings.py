@@ -23,6 +23,7 @@ from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 
 from scrapy_simhash.detectors import ALGORITHMS, Detector
 from scrapy_simhash.index.uri import CLASS_SCHEME, SCHEMES, parse_index_uri, sqlite_uri
+from scrapy_simhash.simhash import ParameterError
 
 ON_INDEX_ERROR_CHOICES = ("keep", "drop", "stop")
 #: The index a crawl with Scrapy's ``JOBDIR`` keeps there, unless SIMHASH_INDEX_URI names one.
@@ -353,21 +354,18 @@ def unknown_settings(settings: BaseSettings) -> list[tuple[str, str | None]]:
 def setting_for_error(
     error: Exception, kwargs: Mapping[str, Any], sources: Mapping[str, str] | None = None
 ) -> tuple[str, Any]:
-    """The setting a Fingerprinter error is about (the parameter its message names first, as a
-    whole word) and that setting's value; all the fingerprint settings given, when the message
-    names none. ``sources``: the setting each argument came from (see
-    :attr:`SimhashConfig.fingerprint_settings`); by default its dedicated one."""
-    message = str(error)
+    """The setting a Fingerprinter error is about and that setting's value: the one the
+    parameter it names (:class:`~scrapy_simhash.simhash.ParameterError`'s ``name``) came from;
+    all the fingerprint settings given, when it names none. ``sources``: the setting each
+    argument came from (see :attr:`SimhashConfig.fingerprint_settings`); by default its
+    dedicated one."""
     sources = sources or {}
-    positions = {
-        arg: found.start() for arg in kwargs if (found := mentioned(arg, message)) is not None
-    }
-    if positions:
-        first = min(positions, key=lambda arg: (positions[arg], -len(arg)))
-        setting = sources.get(first) or FINGERPRINT_SETTINGS.get(first)
+    name = parameter_of(error)
+    if name in kwargs:
+        setting = sources.get(name) or FINGERPRINT_SETTINGS.get(name)
         if setting and setting != "SIMHASH_FINGERPRINT_OPTIONS":
-            return setting, kwargs[first]
-        return "SIMHASH_FINGERPRINT_OPTIONS", {first: kwargs[first]}
+            return setting, kwargs[name]
+        return "SIMHASH_FINGERPRINT_OPTIONS", {name: kwargs[name]}
     named = dict.fromkeys(
         sources.get(arg) or FINGERPRINT_SETTINGS.get(arg) or "SIMHASH_FINGERPRINT_OPTIONS"
         for arg in kwargs
@@ -375,10 +373,9 @@ def setting_for_error(
     return ", ".join(named) or "SIMHASH_FINGERPRINT_OPTIONS", dict(kwargs)
 
 
-def mentioned(name: str, message: str) -> re.Match | None:
-    """Where ``message`` names the parameter ``name`` as a word of its own (``k`` is not named
-    by "tokenizer")."""
-    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message)
+def parameter_of(error: Exception) -> str | None:
+    """The parameter a library error names in its ``name`` (None when it names none)."""
+    return error.name if isinstance(error, ParameterError) else None
 
 
 def build_detector(config: SimhashConfig, *, warm_up: bool = True) -> Detector:
@@ -394,10 +391,12 @@ def build_detector(config: SimhashConfig, *, warm_up: bool = True) -> Detector:
     try:
         detector = get_detector(config.algorithm, **options)
     except (ValueError, TypeError, ImportError) as error:
-        message = str(error)
-        names_an_option = any(mentioned(option, message) for option in config.algorithm_options)
-        names_a_setting = any(mentioned(arg, message) for arg in kwargs)
-        if names_an_option or (config.algorithm_options and not names_a_setting):
+        name = parameter_of(error)
+        names_a_setting = name in kwargs
+        # a detector's own option, or an error naming no parameter while some are given
+        if (name in config.algorithm_options and not names_a_setting) or (
+            config.algorithm_options and name is None
+        ):
             raise SimhashSettingError(
                 "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
             ) from error

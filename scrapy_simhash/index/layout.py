@@ -56,7 +56,12 @@ from itertools import combinations
 
 import numpy as np
 
-from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE, SUPPORTED_BITS
+from scrapy_simhash.simhash import (
+    DEFAULT_BITS,
+    DEFAULT_MAX_DISTANCE,
+    SUPPORTED_BITS,
+    ParameterError,
+)
 
 WORD_BITS = 64
 MAX_COMBINED_KEY_BITS = 64
@@ -308,11 +313,13 @@ def make_layout(
     which gives the k + 1 blocks for ``"auto"``); ``None`` = no limit.
     """
     if bits not in SUPPORTED_BITS:
-        raise ValueError(f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
+        raise ParameterError("bits", f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
     if not isinstance(max_distance, int) or isinstance(max_distance, bool):
         raise TypeError(f"max_distance must be an int, got {max_distance!r}")
     if not 0 <= max_distance < bits // 2:
-        raise ValueError(f"max_distance must be in [0, {bits // 2}), got {max_distance}")
+        raise ParameterError(
+            "max_distance", f"max_distance must be in [0, {bits // 2}), got {max_distance}"
+        )
     k = max_distance
     if isinstance(tables, Layout):
         return _given_layout(tables, bits, k, max_radius)
@@ -326,11 +333,13 @@ def make_layout(
         fewest = _fewest_tables(bits, k, max_radius)
         if tables < fewest:
             detail = "" if fewest == k + 1 else f" (multi-index hashing), else at least {k + 1}"
-            raise ValueError(
-                f"tables must be at least {fewest}{detail} for k = {k}, got {tables}"
+            raise ParameterError(
+                "tables", f"tables must be at least {fewest}{detail} for k = {k}, got {tables}"
             )
         return _cheapest(bits, k, tables, max_radius)
-    raise ValueError(f"tables must be None, 'auto', 'manku' or an int, got {tables!r}")
+    raise ParameterError(
+        "tables", f"tables must be None, 'auto', 'manku' or an int, got {tables!r}"
+    )
 
 
 def _given_layout(layout: Layout, bits: int, k: int, max_radius: int | None) -> Layout:

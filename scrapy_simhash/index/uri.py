@@ -22,6 +22,8 @@ from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import parse_qsl, quote, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
+from scrapy_simhash.simhash import ParameterError
+
 #: URI scheme -> the index class it opens (imported only when asked for).
 SCHEMES: dict[str, str] = {
     "memory": "scrapy_simhash.index.memory.MemoryIndex",
@@ -50,13 +52,12 @@ _USERINFO_PASSWORD = re.compile(r"(//[^/@:]*:)[^@/]*@")
 _DOTTED_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 
-class IndexOptionError(ValueError):
+class IndexOptionError(ParameterError):
     """A bad index URI or index option. ``name``: the option at fault (``"uri"`` when it is the
     URI itself), so a caller can name the setting or flag it came from."""
 
     def __init__(self, message: str, *, name: str = "uri") -> None:
-        super().__init__(message)
-        self.name = name
+        super().__init__(name, message)
 
 
 @dataclass(frozen=True)

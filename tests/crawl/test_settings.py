@@ -156,3 +156,34 @@ def test_an_error_names_the_setting_its_value_came_from(settings, named):
     with pytest.raises(SimhashSettingError) as raised:
         SimhashDownloaderMiddleware.from_crawler(get_crawler(Spider, settings))
     assert raised.value.setting == named
+
+
+def test_an_error_names_its_setting_by_the_parameter_it_carries_not_by_its_words():
+    from scrapy_simhash.crawl.settings import setting_for_error
+    from scrapy_simhash.simhash import ParameterError
+
+    error = ParameterError("max_distance", "with bits=64, max_distance must be below 32; got 40")
+    kwargs = {"bits": 64, "max_distance": 40}
+    assert setting_for_error(error, kwargs) == ("SIMHASH_MAX_DISTANCE", 40)
+    sources = {"bits": "SIMHASH_BITS", "max_distance": "SIMHASH_FINGERPRINT_OPTIONS"}
+    assert setting_for_error(error, kwargs, sources) == (
+        "SIMHASH_FINGERPRINT_OPTIONS", {"max_distance": 40}
+    )
+    # an error that names no parameter: every fingerprint setting given
+    assert setting_for_error(ValueError("max_distance"), kwargs)[0] == (
+        "SIMHASH_BITS, SIMHASH_MAX_DISTANCE"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("bits", 48), ("max_distance", 64), ("tokenizer", "letters"), ("features", "sentences"),
+     ("weighting", "bm25"), ("min_tokens", 0), ("shingle_size", 0), ("fold_traditional", "yes")],
+)
+def test_fingerprinter_errors_carry_the_parameters_name(name, value):
+    from scrapy_simhash.fingerprint import Fingerprinter
+    from scrapy_simhash.simhash import ParameterError
+
+    with pytest.raises(ParameterError) as raised:
+        Fingerprinter(**{name: value})
+    assert raised.value.name == name

@@ -733,7 +733,8 @@ def test_a_server_that_wants_a_password_says_where_it_goes(password_server):
     assert "HELLO" not in message and "unreachable" not in message
     with pytest.raises(redis_backend.IndexAuthenticationError, match="needs a password"):
         open_stored_index(url)
-    with pytest.raises(redis_backend.IndexAuthenticationError, match="refused the password") as wrong:
+    refused = "refused the password"
+    with pytest.raises(redis_backend.IndexAuthenticationError, match=refused) as wrong:
         open_index(f"redis://:WRONGSECRET@127.0.0.1:{port}/0?prefix=auth")
     assert "WRONGSECRET" not in str(wrong.value)
     with open_index(f"redis://:TOPSECRET@127.0.0.1:{port}/0?prefix=auth") as index:

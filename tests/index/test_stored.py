@@ -96,7 +96,9 @@ def test_namespaces_are_listed_and_a_missing_one_named(tmp_path):
     with pytest.raises(NamespaceNotFound) as raised:
         open_stored_index(uri, "nope")
     assert raised.value.namespaces == ["items", "pages"]
-    assert str(raised.value) == f"{tmp_path / 'x.db'}: no namespace 'nope' (namespaces: items, pages)"
+    assert str(raised.value) == (
+        f"{tmp_path / 'x.db'}: no namespace 'nope' (namespaces: items, pages)"
+    )
     assert stored_namespaces(uri) == ["items", "pages"]  # "nope" was not created
 
 
