@@ -40,7 +40,6 @@ DEFAULT_BITS = 128
 DEFAULT_MAX_DISTANCE = 16
 WEIGHT_SCALE = 1000  # weights are summed as exact integers in thousandths
 POLY_BASE = 0xC2B2AE3D27D4EB4F
-_MASK64 = (1 << 64) - 1
 _POLY_INVERSE = pow(POLY_BASE, -1, 1 << 64)
 _U64 = np.dtype("<u8")
 _KEPT_POWERS = 1 << 21  # texts up to 2 MB reuse the cached powers

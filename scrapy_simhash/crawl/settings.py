@@ -22,13 +22,12 @@ from urllib.request import url2pathname
 from scrapy.settings import SETTINGS_PRIORITIES, BaseSettings
 
 from scrapy_simhash.detectors import ALGORITHMS, Detector
-from scrapy_simhash.index.uri import CLASS_SCHEME, SCHEMES, parse_index_uri, sqlite_uri
+from scrapy_simhash.index.uri import CLASS_SCHEME, parse_index_uri, sqlite_uri
 from scrapy_simhash.simhash import ParameterError
 
 ON_INDEX_ERROR_CHOICES = ("keep", "drop", "stop")
 #: The index a crawl with Scrapy's ``JOBDIR`` keeps there, unless SIMHASH_INDEX_URI names one.
 JOBDIR_INDEX_FILE = "simhash.sqlite"
-INDEX_SCHEMES = tuple(SCHEMES)
 
 #: Every setting with its default value (``None``: the library's default).
 DEFAULTS: dict[str, Any] = {

@@ -98,7 +98,6 @@ DEFAULT_PREFIX = "simhash"
 ID_BYTES = 4
 MAX_KEY_BYTES = 65535
 MASK64 = (1 << 64) - 1
-MAX_ID = (1 << (8 * ID_BYTES)) - 1
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.:\-]{1,100}")
 _NOMETA = "SIMHASH_NOMETA"
 _META_SUFFIX = "}:meta"

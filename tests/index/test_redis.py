@@ -699,6 +699,9 @@ def test_a_stored_namespace_opens_as_it_was_built_and_a_missing_one_is_not_creat
         assert stored.query(4) == [Match("a", 5, 1)]
         assert stored.stats()["size"] == 1
     assert stored_namespaces(redis_url) == ["items", "pages"]
+    open_stored_index(redis_url, "items").drop()
+    assert stored_namespaces(redis_url) == ["pages"]
+    open_index(redis_url, namespace="items").close()
     with pytest.raises(NamespaceNotFound) as raised:
         open_stored_index(redis_url, "nope")
     assert str(raised.value) == (
