@@ -108,7 +108,7 @@ def used_memory(client) -> int:
 
 
 def _client_worker(url: str, fps: list[int], offset: int, barrier, results) -> None:
-    index = open_index(url, max_distance=K)
+    index = open_index(url, bits=64, max_distance=K)
     barrier.wait()
     start = time.perf_counter()
     for i, fp in enumerate(fps):
@@ -142,11 +142,11 @@ def bench_ours(url: str, size: int, calls: int, clients: int, repeats: int,
 
     uri = f"{url}?prefix={PREFIX}"
     admin = redis.Redis.from_url(url)
-    index = open_index(uri, max_distance=K, batch_size=1000)
+    index = open_index(uri, bits=64, max_distance=K, batch_size=1000)
     index.drop()
     index.close()
     before = used_memory(admin)
-    index = open_index(uri, max_distance=K, batch_size=1000)
+    index = open_index(uri, bits=64, max_distance=K, batch_size=1000)
     stored = rng.integers(0, 2**64, size, dtype=np.uint64)
     fps = stored.tolist()
     start = time.perf_counter()
