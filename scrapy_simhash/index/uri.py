@@ -146,6 +146,7 @@ def parse_index_uri(uri: str) -> IndexUri:
             rest = [(name, value) for name, value in pairs if name not in ours]
             url = f"{location}?{urlencode(rest)}" if rest else location
             return IndexUri(uri, scheme, url, _options(p for p in pairs if p[0] in ours))
+        _check_option_names(uri, pairs, scheme)
         target = _sqlite_target(location) if scheme == "sqlite" else None
         return IndexUri(uri, scheme, target, _options(pairs))
     if _DOTTED_PATH.match(location):
@@ -154,6 +155,19 @@ def parse_index_uri(uri: str) -> IndexUri:
         f"index URI {mask_password(uri)!r} is neither a URI (allowed schemes: {_allowed()}) nor "
         "a dotted path to an index class"
     )
+
+
+def _check_option_names(uri: str, pairs: list[tuple[str, str]], scheme: str) -> None:
+    """An option name must be a keyword argument's: a "?" meant as part of a file name is not
+    taken for the start of a query string without a word."""
+    for name, _ in pairs:
+        if not name.isidentifier():
+            hint = "; a '?' in a file name is written %3F" if scheme == "sqlite" else ""
+            raise IndexOptionError(
+                f"index URI {mask_password(uri)!r} has {name!r} in its query string, which is no "
+                f"option name{hint}",
+                name=name,
+            )
 
 
 def split_query(uri: str) -> tuple[str, str]:

@@ -76,6 +76,7 @@ def test_dotted_paths_and_schemes_come_from_one_table():
      ("no_such_module.Index", {}, "uri"),
      ("sqlite:///x.db?namespace=items", {}, "namespace"),
      ("redis://h/0?params=x", {}, "params"),
+     ("sqlite:///what?.db", {}, ".db"),  # a "?" of the file name, unescaped
      ("memory://?bits=64", {"bits": 128}, "bits"),
      ("memory://?max_distance=3", {"max_distance": 4}, "max_distance"),
      ("memory://?tables=manku", {"tables": "auto"}, "tables")],
