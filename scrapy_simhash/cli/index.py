@@ -41,12 +41,12 @@ def stored_index_uri(text: str) -> IndexUri:
     return parsed
 
 
-def open_stored(text: str, namespace: str) -> Any:
-    """The stored index ``text`` names, opened with the parameters it was built with (and
-    read-only, for SQLite); nothing is created by looking."""
+def open_stored(text: str, namespace: str) -> tuple[IndexUri, Any]:
+    """The stored index ``text`` names and its URI, opened with the parameters it was built
+    with (and read-only, for SQLite); nothing is created by looking."""
     uri = stored_index_uri(text)
     with index_errors(uri):
-        return open_stored_index(uri, namespace)
+        return uri, open_stored_index(uri, namespace)
 
 
 @contextmanager
@@ -65,9 +65,9 @@ def index_errors(uri: IndexUri) -> Iterator[None]:
 
 
 def cmd_index_stats(args: argparse.Namespace) -> int:
-    index = open_stored(args.uri, args.namespace)
+    uri, index = open_stored(args.uri, args.namespace)
     try:
-        with index_errors(stored_index_uri(args.uri)):
+        with index_errors(uri):
             info = {"uri": args.uri, **index.stats()}
     finally:
         index.close()
@@ -97,8 +97,7 @@ def cmd_index_stats(args: argparse.Namespace) -> int:
 def cmd_index_query(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise CliError(f"--limit must be at least 0, got {args.limit}")
-    uri = stored_index_uri(args.uri)
-    index = open_stored(args.uri, args.namespace)
+    uri, index = open_stored(args.uri, args.namespace)
     try:
         fingerprinter = _fingerprinter_for(index, args)
         source = args.text or args.html

@@ -74,7 +74,7 @@ class IndexUri:
     uri: str = field(repr=False)
     scheme: str
     target: Path | str | None = field(repr=False)
-    options: Mapping[str, object] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict, hash=False)
 
     def __repr__(self) -> str:
         return f"IndexUri({self.masked!r})"
