@@ -10,9 +10,11 @@ A site's value is read the first time the crawl fetches a page of it; the sites 
 changed are written back at most every :data:`WRITE_INTERVAL` seconds (a retirement at once)
 and when the crawl closes. A write merges: it reads the value again and adds this process's new
 confirmations to the stored count, so several processes crawling with one index add up their
-evidence. A retirement is also written as its own key (``<host> retired <kind> <name>``), which
-nobody ever writes back as "live": a merge that raced with another process's retirement cannot
-resurrect the rule, and the next write of every process retires it there too.
+evidence; the sites the crawl fetched from meanwhile are read again then too, so what another
+process learned or retired reaches this one within the interval. A retirement is also written
+as its own key (``<host> retired <kind> <name>``), which nobody ever writes back as "live": a
+merge that raced with another process's retirement cannot resurrect the rule, and the next write
+of every process retires it there too.
 
 The in-memory index keeps no rules (each crawl learns its own, as it keeps its own pages). If
 the companion namespace cannot be opened, read or written, the crawl goes on with the rules in
@@ -126,7 +128,8 @@ class RuleStore:
         self._written: dict[Rewrite, int] = {}
         self._tombstoned: set[Rewrite] = set()
         self._unreadable: set[str] = set()  # sites whose value has another format
-        self._pending: set[str] = set()
+        self._pending: set[str] = set()  # sites changed here since the last write
+        self._active: set[str] = set()  # sites fetched from since the last write
         self._last_write = clock()
         self._retirements_written = rules.retirements
         rules.on_new_site = self.load
@@ -169,17 +172,25 @@ class RuleStore:
         :attr:`interval` seconds passed since the last write."""
         if self.failed:
             return
-        self._pending |= self.rules.take_changed()
-        if not self._pending:
+        self._take_changed()
+        if not self._pending and not self._active:
             return
         retiring = self.rules.retirements != self._retirements_written
         if retiring or self.clock() - self._last_write >= self.interval:
             self.write()
 
+    def _take_changed(self) -> None:
+        changed, active = self.rules.take_changed()
+        self._pending |= changed
+        self._active |= active
+
     def write(self) -> None:
-        """Merge the changed sites into the store and make it durable."""
-        self._pending |= self.rules.take_changed()
-        hosts, self._pending = sorted(self._pending - self._unreadable), set()
+        """Merge the changed sites into the store and make it durable; read again the sites
+        fetched from since the last write."""
+        self._take_changed()
+        changed = self._pending - self._unreadable
+        hosts = sorted((changed | self._active) - self._unreadable)
+        self._pending, self._active = set(), set()
         self._last_write = self.clock()
         self._retirements_written = self.rules.retirements
         if self.failed or not hosts:
@@ -191,12 +202,13 @@ class RuleStore:
                 if stored is None:
                     self._unreadable.add(host)
                     continue
-                self._merge(host, stored)
-            self.index.flush()
+                self._merge(host, stored, write=host in changed)
+            if changed:
+                self.index.flush()
         except Exception as error:
             self._fail(error)
 
-    def _merge(self, host: str, stored: Stored) -> None:
+    def _merge(self, host: str, stored: Stored, *, write: bool) -> None:
         local = {rewrite: (count, retired) for rewrite, count, retired in self.rules.shared(host)}
         retired_anywhere = self._tombstones(set(stored) | set(local))
         merged: Stored = {}
@@ -206,12 +218,14 @@ class RuleStore:
             total = max(0, stored_count + mine - self._written.get(rewrite, 0))
             retired = stored_retired or retired_here or rewrite in retired_anywhere
             merged[rewrite] = (total, retired)
-            self._written[rewrite] = mine
+            if write:
+                self._written[rewrite] = mine
             if retired_here and rewrite not in self._tombstoned:
                 self.index.put_evidence(tombstone(rewrite), b"1")
                 self._tombstoned.add(rewrite)
             self.rules.absorb(rewrite, total - mine, retired)
-        self.index.put_evidence(host, encode(merged))
+        if write:
+            self.index.put_evidence(host, encode(merged))
 
     def close(self) -> None:
         """Write back what changed and close the companion index."""

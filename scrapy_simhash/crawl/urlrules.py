@@ -243,8 +243,10 @@ class UrlRules:
         self._pending_count = 0
         self._canonical_fetched: set[str] = set()
         self._live: tuple[Rewrite, ...] = ()
-        #: sites whose counts or retirements changed since :meth:`take_changed`
+        #: sites whose counts or retirements changed since :meth:`take_changed`, and sites
+        #: fetched from since then
         self._changed: set[str] = set()
+        self._active: set[str] = set()
         #: rewrites that went live in this crawl (loaded live ones aside), and that it retired
         self.went_live = 0
         self.retirements = 0
@@ -263,6 +265,7 @@ class UrlRules:
             self.on_new_site(host)
         self._fetched.add(normal)
         self._by_host[host].append(normal)
+        self._active.add(host)
         for rewrite, evidence in self._evidence.items():
             if rewrite.host == host:
                 evidence.reduced.setdefault(_reduced(rewrite, normal), set()).add(normal)
@@ -426,10 +429,12 @@ class UrlRules:
 
     # -- what other crawls learned -------------------------------------------------------------
 
-    def take_changed(self) -> set[str]:
-        """The sites whose confirmations or retirements changed since the last call."""
+    def take_changed(self) -> tuple[set[str], set[str]]:
+        """The sites whose confirmations or retirements changed since the last call, and the
+        sites fetched from since then."""
         changed, self._changed = self._changed, set()
-        return changed
+        active, self._active = self._active, set()
+        return changed, active
 
     def shared(self, host: str) -> list[tuple[Rewrite, int, bool]]:
         """Every rewrite of ``host``: (rewrite, this crawl's confirmations, retired)."""
