@@ -46,6 +46,11 @@ def _links(paths: list[str]) -> str:
     return "<ul>" + "".join(f'<li><a href="{esc(p)}">{esc(p)}</a></li>' for p in paths) + "</ul>"
 
 
+def _blurb(product: int) -> str:
+    return (f"Weight {300 + product * 11} g. Pack size {10 + product % 7} x {20 + product % 5} "
+            f"cm. Colour: {('moss', 'slate', 'ember')[product % 3]}.")
+
+
 def _declaring(html: str, canonical: str | None) -> str:
     if canonical is None:
         return html
@@ -78,7 +83,8 @@ def site(count: int = 30, *, first: int = 0, canonical: bool = False
         path = f"/shop/tents?page={page}" if page > 1 or not canonical else "/shop/tents"
         grid = "".join(
             f'<li><a href="/product?id={page * 5 + k}">{esc(PRODUCTS[(page + k) % 10])} '
-            f"{page * 5 + k}</a> <span>£{40 + page * 7 + k}.99</span></li>" for k in range(5)
+            f"{page * 5 + k}</a> <span>£{40 + page * 7 + k}.99</span> "
+            f"{_blurb(page * 5 + k)}</li>" for k in range(5)
         )
         body = (f"<h1>Tents and shelters</h1><p>Lightweight tents for wild camping and family "
                 f"trips, tested by our staff in the fells.</p><ul class='grid'>{grid}</ul>")
@@ -88,9 +94,8 @@ def site(count: int = 30, *, first: int = 0, canonical: bool = False
     for product in range(5, 35):
         path = f"/product?id={product}"
         name = PRODUCTS[product % 10]
-        body = (f"<h1>{esc(name)} {product}</h1><p>Weight {300 + product * 11} g. Pack size "
-                f"{10 + product % 7} x {20 + product % 5} cm. Colour: "
-                f"{('moss', 'slate', 'ember')[product % 3]}.</p><p>Price £{39 + product}.99</p>")
+        body = (f"<h1>{esc(name)} {product}</h1><p>{_blurb(product)}</p>"
+                f"<p>Price £{39 + product}.99</p>")
         pages[path] = (_declaring(render(SHOP, title=f"{name} {product}", main=body), category),
                        path)
     home = render(SHOP, title="Home", main=_links(paths + shop))
