@@ -174,3 +174,26 @@ def test_a_store_that_fails_leaves_the_rules_in_memory(tmp_path):
     store.write()
     assert len(errors) == 1 and store.failed
     assert rules.live() == [REF]
+
+
+def test_a_crawl_whose_rules_cannot_be_kept_goes_on_with_them_in_memory(tmp_path, caplog):
+    import logging
+
+    from scrapy import Spider
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_simhash.crawl.downloader import SimhashDownloaderMiddleware
+
+    uri = f"sqlite:///{tmp_path / 'crawl.db'}"
+    # the companion namespace holds something else: opening it fails
+    open_index(uri, namespace="pages_urlrules", params={"something": "else"}).close()
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, "SIMHASH_URL_RULES": True,
+                                   "SIMHASH_INDEX_URI": uri})
+    crawler.spider = crawler._create_spider("test")
+    middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
+    with caplog.at_level(logging.WARNING, logger="scrapy_simhash.crawl.downloader"):
+        middleware.spider_opened()
+    assert middleware.rule_store is None and not middleware.dedup.start_up_failed
+    assert caplog.text.count("URL rules cannot be kept beside the index") == 1
+    assert crawler.stats.get_value("simhash/urls/store_errors") == 1
+    middleware.spider_closed()
