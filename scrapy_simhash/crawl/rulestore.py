@@ -50,12 +50,13 @@ def companion_namespace(namespace: str) -> str:
 
 
 def is_persistent(uri: str) -> bool:
-    """Whether an index at ``uri`` outlives the crawl (``sqlite://`` alone is in memory)."""
+    """Whether an index at ``uri`` outlives the crawl (``sqlite://`` alone, or with
+    ``:memory:``, is in memory)."""
     location = uri.partition("?")[0]
     scheme, separator, rest = location.partition("://")
     if not separator or scheme.lower() not in PERSISTENT_SCHEMES:
         return False
-    return scheme.lower() != "sqlite" or rest not in ("", "/")
+    return scheme.lower() != "sqlite" or rest not in ("", "/", "/:memory:")
 
 
 def encode(rules: Stored) -> bytes:

@@ -51,6 +51,7 @@ def uri(request, tmp_path):
 def test_only_an_index_that_outlives_the_crawl_keeps_rules(tmp_path):
     assert is_persistent(f"sqlite:///{tmp_path / 'a.db'}") and is_persistent("redis://h:6379/0")
     assert not is_persistent("memory://") and not is_persistent("sqlite://")
+    assert not is_persistent("sqlite:///:memory:")
     assert not is_persistent("mypackage.MyIndex")
     assert open_store("memory://", "pages", {}, UrlRules(), on_error=print) is None
     assert companion_namespace("pages") == "pages_urlrules"
