@@ -170,15 +170,17 @@ def main() -> None:
         tag_cost(args.runs)
         return
     print(f"medians of {args.runs} crawls\n")
-    print("| site | SIMHASH_URL_RULES | duplicate downloads | distinct pages lost |\n"
+    print("| site | SIMHASH_URL_RULES | duplicate downloads (range) | distinct pages lost |\n"
           "|---|---|---:|---:|")
     medians = []
     for name, mode, run in ROWS:
         runs = [run() for _ in range(args.runs)]
         median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
         medians.append(median)
-        print(f"| {name} | {mode} | {median['duplicate downloads']:.0f} | "
-              f"{median['distinct pages lost']:.0f} |", flush=True)
+        downloads = sorted(r["duplicate downloads"] for r in runs)
+        print(f"| {name} | {mode} | {median['duplicate downloads']:.0f} "
+              f"({downloads[0]}-{downloads[-1]}) | {median['distinct pages lost']:.0f} |",
+              flush=True)
     for label, off, on in (("plain site", 0, 1), ("canonical tags", 2, 3)):
         avoided = 1 - medians[on]["duplicate downloads"] / medians[off]["duplicate downloads"]
         print(f"\nduplicate downloads avoided, {label}: {avoided:.0%}")

@@ -70,6 +70,8 @@ META_NOT_CONTENT = "simhash_not_content"
 #: How many times one request dropped as a duplicate is fetched again at most.
 META_REFETCHES = "simhash_refetches"
 MAX_REFETCHES = 3
+#: Set on a request a URL rule would skip but lets through to check the rule.
+META_RULE_CHECK = "simhash_url_rule_check"
 #: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
 HELD_PER_PAGE = 32
 HELD_TOTAL = 100_000
@@ -115,15 +117,21 @@ class SkippedByUrlRule(IgnoreRequest):
 def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, str] | None:
     """(rule, target) when a live rule says ``request`` duplicates a page fetched already,
     counted in ``simhash/urls/skipped``; None for a request to fetch (always one with
-    ``dont_filter`` or ``dont_simhash``)."""
-    if request.dont_filter or request.meta.get(META_SKIP):
+    ``dont_filter`` or ``dont_simhash``, and one sampled to check a rule: marked, so that the
+    downloader middleware does not skip what the spider middleware let through to check)."""
+    if request.dont_filter or request.meta.get(META_SKIP) or request.meta.get(META_RULE_CHECK):
         return None
-    found = rules.skip(request.url)
-    if found is not None:
-        rewrite = found[0]
-        stats.inc_value("simhash/urls/skipped")
-        stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
-    return found
+    found = rules.check(request.url)
+    if found is None:
+        return None
+    rewrite, target, sampled = found
+    if sampled:
+        request.meta[META_RULE_CHECK] = True
+        stats.inc_value("simhash/urls/checked")
+        return None
+    stats.inc_value("simhash/urls/skipped")
+    stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
+    return rewrite, target
 
 
 class SimhashDownloaderMiddleware(DedupComponent):

@@ -488,6 +488,12 @@ class UrlRules:
         """(the first live rewrite that applies, the canonical form) when the live rewrites make
         ``url`` one URL with a page already fetched; None when the request should be fetched
         (no rule applies, no such page, or one sampled request in :data:`SAMPLE_EVERY`)."""
+        found = self.check(url)
+        return None if found is None or found[2] else found[:2]
+
+    def check(self, url: str) -> tuple[Rewrite, str, bool] | None:
+        """:meth:`skip`'s answer before sampling: (rewrite, canonical form, whether this is the
+        request in :data:`SAMPLE_EVERY` fetched anyway to check the rule), or None."""
         if not self._live:  # (most requests of most crawls: not even a parse of the URL)
             return None
         normal = normalized(url)
@@ -506,9 +512,9 @@ class UrlRules:
         evidence = self._evidence[used]
         evidence.seen_matching += 1
         if evidence.seen_matching % self.sample_every == 0:
-            return None  # fetched anyway: a check of the rule
+            return used, canonical, True  # fetched anyway: a check of the rule
         evidence.skipped += 1
-        return used, canonical
+        return used, canonical, False
 
     def live(self) -> list[Rewrite]:
         return list(self._live)

@@ -139,6 +139,14 @@ def test_a_second_crawl_with_the_same_index_skips_from_its_first_requests(
                 and path.startswith("/news/")}
     assert articles <= {same.get(path, path) for path in _received(second, site)}
     variants = sum(1 for path, target in same.items() if path != target)
-    # one request in ten a rule skips is fetched to check it: no more
-    assert _duplicate_downloads(site, same) <= 0.15 * variants, (site.requested, second.stats)
+    # from its first requests on, a page already requested is downloaded again under another
+    # URL only to check a rule (one request in ten a rule would skip), or when both URLs were
+    # in flight at once (4 concurrent requests)
+    seen: set[str] = set()
+    again = 0
+    for path in site.requested:
+        again += same.get(path, path) in seen
+        seen.add(same.get(path, path))
+    checks = second.stats["simhash/urls/checked"]
+    assert again <= checks + 2 and checks <= 0.2 * variants, (again, checks)
     assert second.stats["simhash/urls/skipped"] >= 0.8 * variants

@@ -189,3 +189,24 @@ def test_a_withdrawn_drop_takes_back_the_canonical_confirmations_weighed_on_it()
     rules.withdrawn(f"{SITE}/print/a/3", f"{SITE}/story/3")  # /story/3 was a ban page
     assert rules.live() == []
     assert rules.summary()[0][1] == 2
+
+
+def test_a_request_let_through_to_check_a_rule_is_not_skipped_further_down():
+    from scrapy import Request
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_simhash.crawl.downloader import skip_by_rules
+
+    rules = UrlRules(sample_every=2)
+    for name in ("a", "b", "c", "d"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.kept(f"{SITE}/{name}")
+        rules.dropped(f"{SITE}/{name}?fbclid=1", f"{SITE}/{name}")
+    stats = MemoryStatsCollector(get_crawler())
+    assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2"), stats) is not None
+    sampled = Request(f"{SITE}/d?fbclid=3")
+    assert skip_by_rules(rules, sampled, stats) is None  # the spider middleware lets it through
+    assert skip_by_rules(rules, sampled, stats) is None  # and the downloader middleware too
+    assert stats.get_value("simhash/urls/checked") == 1
+    assert stats.get_value("simhash/urls/skipped") == 1
