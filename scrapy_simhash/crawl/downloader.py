@@ -216,6 +216,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
             self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
         if self.url_rules is not None and not self.config.dry_run:
             found = skip_by_rules(self.url_rules, request, self.crawler.stats)
+            # (not left for a callback that copies the meta into its own requests)
+            request.meta.pop(META_RULE_CHECK, None)
             if found is not None:
                 raise SkippedByUrlRule(request.url, *found)
 
