@@ -402,6 +402,7 @@ class UrlRules:
         """A drop was taken back (its page was no content): it confirms nothing any more, nor
         does a canonical declaration weighed on its decision."""
         pair = (normalized(url), normalized(duplicate_of))
+        self._content.pop(pair[0], None)  # undecided until it is fetched again
         withdrawn = [(pair, self._from_drop.pop(pair, []))]
         for decided in pair:  # (the page dropped, or the page it duplicated: no content)
             withdrawn += self._from_canonical.pop(decided, [])
