@@ -95,7 +95,9 @@ def test_learned_rules_skip_most_duplicate_downloads_and_no_distinct_page(tmp_pa
     before = _duplicate_downloads(site_without, same)
     after = _duplicate_downloads(site_with, same)
     assert before >= 150
-    assert after <= 0.3 * before, (before, after, with_rules.stats)
+    # (one in ten requests a rule would skip is downloaded anyway, to check the rule)
+    checks = with_rules.stats["simhash/urls/checked"]
+    assert after <= 0.35 * before and after - checks <= 0.25 * before, (before, after, checks)
     assert with_rules.stats.get("simhash/urls/skipped", 0) >= before - after
     assert "Simhash: URL rules" in with_rules.log
     # the report names each rule learned and the requests it saved
