@@ -118,7 +118,7 @@ def test_canonical_declarations_the_content_does_not_back_teach_nothing(tmp_path
     assert result.stats["simhash/urls/canonical/ignored"] >= len(listing) - 1
     assert result.stats["simhash/urls/canonical/confirmed"] > 0  # the variants of articles
     assert not {name for _, name in _rule_rows(result)} & {"page", "id"}
-    assert _duplicate_downloads(site, same) <= 0.3 * sum(1 for p in same if same[p] != p)
+    assert _duplicate_downloads(site, same) <= 0.35 * sum(1 for p in same if same[p] != p)
 
 
 @pytest.fixture(params=["sqlite", "redis"])
