@@ -3,10 +3,18 @@
 The site of :mod:`hardneg.urlsite` (30 articles each linked under five duplicate URL families
 and a ``?ref=`` link, a category in six ``?page=`` pages, thirty ``?id=`` products) is served on
 loopback and crawled with the add-on alone, following every link, with ``SIMHASH_URL_RULES``
-off (the plugin drops duplicates after downloading them) and on (the add-on's default). Each
-crawl runs in a fresh process; the table gives the medians of ``--runs`` crawls.
+off (the plugin drops duplicates after downloading them) and on (the add-on's default); then
+the same site with canonical tags (``site(canonical=True)``: every article and variant declares
+the article's URL, every ``?page=`` page and product the category's first page); then 30 other
+articles of the same site, crawled fresh and after a first crawl of the first 30 into the same
+SQLite index (whose rules that second crawl reads from its first page on). Each crawl runs in
+a fresh process; the table gives the medians of ``--runs`` crawls.
 
-    python benchmarks/url_rules.py [--runs 3]
+``--tags`` measures instead what reading the canonical declarations costs the crawl's thread a
+page checked, over the pages of the corpora (``SIMHASH_CORPORA``): the plugin's search of the
+head beside parsing the page with lxml to read them (medians of ``--runs`` passes).
+
+    python benchmarks/url_rules.py [--runs 3] [--tags]
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -27,12 +37,13 @@ SPIDER = """
 import sys
 from scrapy import Spider
 from scrapy.crawler import CrawlerProcess
-url, out, rules = sys.argv[1], sys.argv[2], sys.argv[3] == "on"
+url, out, rules, index = sys.argv[1], sys.argv[2], sys.argv[3] == "on", sys.argv[4]
 
 class Site(Spider):
     name = "url_rules"
     start_urls = [url + "/"]
-    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}, "SIMHASH_URL_RULES": rules}
+    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}, "SIMHASH_URL_RULES": rules,
+                       "SIMHASH_INDEX_URI": index}
 
     def parse(self, response):
         yield {"url": response.url}
@@ -43,6 +54,8 @@ process = CrawlerProcess({"FEEDS": {out: {"format": "jsonlines"}}, "ROBOTSTXT_OB
 process.crawl(Site)
 process.start()
 """
+
+Pages = dict[str, tuple[str, str]]
 
 
 def serve(pages: dict[str, bytes]) -> tuple[ThreadingHTTPServer, list[str]]:
@@ -69,14 +82,15 @@ def serve(pages: dict[str, bytes]) -> tuple[ThreadingHTTPServer, list[str]]:
     return server, requested
 
 
-def crawl(rules: str) -> dict[str, int]:
-    pages = site()
+def crawl(pages: Pages, rules: str, index: str = "memory://") -> dict[str, int]:
+    """One crawl of ``pages``: duplicate downloads, and distinct pages whose content reached no
+    callback (under any of its URLs)."""
     same = {path: target for path, (_, target) in pages.items()}
     server, requested = serve({path: html.encode() for path, (html, _) in pages.items()})
     base = f"http://127.0.0.1:{server.server_address[1]}"
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "items.jsonl"
-        subprocess.run([sys.executable, "-c", SPIDER, base, str(out), rules], check=True)
+        subprocess.run([sys.executable, "-c", SPIDER, base, str(out), rules, index], check=True)
         received = {json.loads(line)["url"][len(base):] for line in out.read_text().splitlines()}
     server.shutdown()
     contents = {same.get(path, path) for path in received}
@@ -86,21 +100,90 @@ def crawl(rules: str) -> dict[str, int]:
     }
 
 
+def second_crawl(rules: str) -> dict[str, int]:
+    """The other 30 articles, after a crawl of the first 30 into the same SQLite index; the
+    category and products, crawled the first time, are not counted as lost."""
+    with tempfile.TemporaryDirectory() as folder:
+        index = f"sqlite:///{Path(folder) / 'crawl.db'}"
+        crawl(site(30), rules, index)
+        return crawl(_articles_only(site(30, first=30)), rules, index)
+
+
+def _articles_only(pages: Pages) -> Pages:
+    """``pages`` with the shop left out of the home page (its pages are the first crawl's)."""
+    home, target = pages["/"]
+    kept = {path: page for path, page in pages.items() if not path.startswith(("/shop", "/prod"))}
+    for path in pages:
+        if path.startswith("/shop"):
+            home = home.replace(f'<li><a href="{path}">{path}</a></li>', "")
+    kept["/"] = (home, target)
+    return kept
+
+
+ROWS: list[tuple[str, str, Callable[[], dict[str, int]]]] = [
+    ("247 URLs", "off (the plugin drops duplicates after downloading them)",
+     lambda: crawl(site(), "off")),
+    ("247 URLs", "on (the add-on's default)", lambda: crawl(site(), "on")),
+    ("247 URLs, canonical tags", "off", lambda: crawl(site(canonical=True), "off")),
+    ("247 URLs, canonical tags", "on", lambda: crawl(site(canonical=True), "on")),
+    ("30 other articles, fresh", "on", lambda: crawl(_articles_only(site(30, first=30)), "on")),
+    ("30 other articles, second crawl of one SQLite index", "on", lambda: second_crawl("on")),
+]
+
+
+def tag_cost(runs: int) -> None:
+    """Microseconds a page to read its canonical declaration: ours, and through a parse."""
+    import lxml.html
+    from corpora import iter_pages
+
+    from scrapy_simhash.crawl.urlrules import declared_canonical
+
+    pages = [(page.html, page.url or "https://example.com/") for page in iter_pages()]
+
+    def parsed(body: bytes, url: str) -> str | None:
+        tree = lxml.html.document_fromstring(body)
+        found = tree.xpath('//head/link[@rel="canonical"]/@href | '
+                           '//head/meta[@property="og:url"]/@content')
+        return found[0] if found else None
+
+    print(f"{len(pages)} pages of the corpora, "
+          f"{sum(declared_canonical(b, u) is not None for b, u in pages)} declaring one; "
+          f"medians of {runs} passes\n")
+    print("| reading the canonical declaration | µs a page |\n|---|---:|")
+    for name, read in (("scrapy-simhash: search of the head (declared_canonical)",
+                        declared_canonical), ("lxml: parse the page, XPath", parsed)):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            for body, url in pages:
+                read(body, url)
+            times.append((time.perf_counter() - started) / len(pages))
+        print(f"| {name} | {statistics.median(times) * 1e6:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tags", action="store_true", help="the cost of reading the tags")
     args = parser.parse_args()
-    results = {mode: [crawl(mode) for _ in range(args.runs)] for mode in ("off", "on")}
-    print(f"{len(site())} pages, {len(set(t for _, t in site().values()))} distinct; "
-          f"medians of {args.runs} crawls\n")
-    print("| SIMHASH_URL_RULES | duplicate downloads | distinct pages lost |\n|---|---:|---:|")
-    medians = {}
-    for mode, runs in results.items():
-        medians[mode] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-        print(f"| {mode} | {medians[mode]['duplicate downloads']:.0f} | "
-              f"{medians[mode]['distinct pages lost']:.0f} |")
-    avoided = 1 - medians["on"]["duplicate downloads"] / medians["off"]["duplicate downloads"]
-    print(f"\nduplicate downloads avoided: {avoided:.0%}")
+    if args.tags:
+        tag_cost(args.runs)
+        return
+    print(f"medians of {args.runs} crawls\n")
+    print("| site | SIMHASH_URL_RULES | duplicate downloads (range) | distinct pages lost |\n"
+          "|---|---|---:|---:|")
+    medians = []
+    for name, mode, run in ROWS:
+        runs = [run() for _ in range(args.runs)]
+        median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+        medians.append(median)
+        downloads = sorted(r["duplicate downloads"] for r in runs)
+        print(f"| {name} | {mode} | {median['duplicate downloads']:.0f} "
+              f"({downloads[0]}-{downloads[-1]}) | {median['distinct pages lost']:.0f} |",
+              flush=True)
+    for label, off, on in (("plain site", 0, 1), ("canonical tags", 2, 3)):
+        avoided = 1 - medians[on]["duplicate downloads"] / medians[off]["duplicate downloads"]
+        print(f"\nduplicate downloads avoided, {label}: {avoided:.0%}")
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 
 from scrapy_simhash.crawl.component import DedupComponent, page_not_content
+from scrapy_simhash.crawl.rulestore import RuleStore, open_store
 from scrapy_simhash.crawl.signing import body_skip_reason, page_signature
-from scrapy_simhash.crawl.urlrules import UrlRules, rules_of
+from scrapy_simhash.crawl.urlrules import UrlRules, declared_canonical, rules_of
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -69,6 +70,8 @@ META_NOT_CONTENT = "simhash_not_content"
 #: How many times one request dropped as a duplicate is fetched again at most.
 META_REFETCHES = "simhash_refetches"
 MAX_REFETCHES = 3
+#: Set on a request a URL rule would skip but lets through to check the rule.
+META_RULE_CHECK = "simhash_url_rule_check"
 #: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
 HELD_PER_PAGE = 32
 HELD_TOTAL = 100_000
@@ -114,15 +117,21 @@ class SkippedByUrlRule(IgnoreRequest):
 def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, str] | None:
     """(rule, target) when a live rule says ``request`` duplicates a page fetched already,
     counted in ``simhash/urls/skipped``; None for a request to fetch (always one with
-    ``dont_filter`` or ``dont_simhash``)."""
-    if request.dont_filter or request.meta.get(META_SKIP):
+    ``dont_filter`` or ``dont_simhash``, and one sampled to check a rule: marked, so that the
+    downloader middleware does not skip what the spider middleware let through to check)."""
+    if request.dont_filter or request.meta.get(META_SKIP) or request.meta.get(META_RULE_CHECK):
         return None
-    found = rules.skip(request.url)
-    if found is not None:
-        rewrite = found[0]
-        stats.inc_value("simhash/urls/skipped")
-        stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
-    return found
+    found = rules.check(request.url)
+    if found is None:
+        return None
+    rewrite, target, sampled = found
+    if sampled:
+        request.meta[META_RULE_CHECK] = True
+        stats.inc_value("simhash/urls/checked")
+        return None
+    stats.inc_value("simhash/urls/skipped")
+    stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
+    return rewrite, target
 
 
 class SimhashDownloaderMiddleware(DedupComponent):
@@ -141,22 +150,60 @@ class SimhashDownloaderMiddleware(DedupComponent):
         # (learned under a dry run too, so its log shows them; the spider middleware skips
         # nothing then)
         self.url_rules: UrlRules | None = rules_of(crawler) if self.config.url_rules else None
+        #: the rules kept beside a persistent index (see :mod:`~.rulestore`)
+        self.rule_store: RuleStore | None = None
+
+    def spider_opened(self, spider: Any = None) -> None:
+        super().spider_opened(spider)
+        if self.url_rules is not None and not self.dedup.start_up_failed:
+            self._open_rule_store(self.url_rules)
+
+    def _open_rule_store(self, rules: UrlRules) -> None:
+        """Read and write the rules beside a persistent index; without it, in memory only."""
+        try:
+            self.rule_store = open_store(
+                self.config.index_uri, self.namespace, self.config.index_options, rules,
+                on_error=self._rule_store_failed, on_loaded=self._rule_loaded,
+            )
+        except Exception as error:
+            self._rule_store_failed(error)
+
+    def _rule_store_failed(self, error: Exception) -> None:
+        from scrapy_simhash.index.base import mask_password
+
+        self.crawler.stats.inc_value("simhash/urls/store_errors")
+        logger.warning(
+            "Simhash: the URL rules cannot be kept beside the index at SIMHASH_INDEX_URI=%r "
+            "(%s: %s); this crawl's rules stay in its memory",
+            mask_password(self.config.index_uri), type(error).__name__, error,
+            extra={"crawler": self.crawler},
+        )
+
+    def _rule_loaded(self, rewrite: Any) -> None:
+        self.crawler.stats.inc_value("simhash/urls/loaded")
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
-        super().spider_closed(spider, reason)
         if self.url_rules is not None:
-            self._log_url_rules(self.url_rules)
+            if self.rule_store is not None:
+                self.rule_store.close()
+            self._report_url_rules(self.url_rules)
+        super().spider_closed(spider, reason)
 
-    def _log_url_rules(self, rules: UrlRules) -> None:
-        """One line naming the rules that went live, with the downloads each one saved."""
-        learned = [
-            f"{rewrite.describe()} ({skipped} requests skipped{', retired' if retired else ''})"
-            for rewrite, confirmations, skipped, retired in rules.summary()
-            if confirmations >= rules.confirmations
-        ]
+    def _report_url_rules(self, rules: UrlRules) -> None:
+        """The rules that went live, with the downloads each one saved: one INFO line, and one
+        row each in the duplicate report."""
+        learned = [entry for entry in rules.summary() if entry[1] >= rules.confirmations]
+        for rewrite, confirmations, skipped, retired in learned:
+            self.dedup.session.record_url_rule(
+                rewrite.describe(), host=rewrite.host, rewrite=rewrite.kind, name=rewrite.name,
+                confirmations=confirmations, skipped=skipped, retired=retired,
+            )
         if learned:
-            logger.info("Simhash: URL rules learned: %s", "; ".join(learned),
-                        extra={"crawler": self.crawler})
+            logger.info("Simhash: URL rules learned: %s", "; ".join(
+                f"{rewrite.describe()} ({skipped} requests skipped"
+                f"{', retired' if retired else ''})"
+                for rewrite, _, skipped, retired in learned
+            ), extra={"crawler": self.crawler})
 
     def process_request(self, request: Request, spider: Any = None) -> None:
         """A request that retries a kept page says that page was no content: withdraw it. A
@@ -169,6 +216,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
             self._withdraw(key, request.meta.pop(META_FINGERPRINT, None))
         if self.url_rules is not None and not self.config.dry_run:
             found = skip_by_rules(self.url_rules, request, self.crawler.stats)
+            # (not left for a callback that copies the meta into its own requests)
+            request.meta.pop(META_RULE_CHECK, None)
             if found is not None:
                 raise SkippedByUrlRule(request.url, *found)
 
@@ -242,31 +291,45 @@ class SimhashDownloaderMiddleware(DedupComponent):
             distance = outcome.match.distance if outcome.match else None
             if duplicate_of is not None:
                 self._hold(request, duplicate_of)
-                self._learn(response.url, duplicate_of)
+                self._learn(response, duplicate_of)
             raise NearDuplicatePage(response.url, duplicate_of, distance)
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
             if outcome.match is None and outcome.reason is None:  # stored under its URL
                 request.meta[META_KEY] = response.url
-                self._learn(response.url, None)
+                self._learn(response, None)
             elif outcome.reason == "dry_run" and outcome.match is not None:
-                self._learn(response.url, outcome.match.key)
+                self._learn(response, outcome.match.key)
         return response
 
-    def _learn(self, url: str, duplicate_of: str | None) -> None:
+    def _learn(self, response: Response, duplicate_of: str | None) -> None:
         """Tell the URL rules a page was fetched, and dropped as a duplicate of
-        ``duplicate_of`` or (None) kept as distinct; count what went live or was retired."""
+        ``duplicate_of`` or (None) kept as distinct, and the URL it declares as its own
+        (canonical link, ``og:url``); count what went live or was retired."""
         rules = self.url_rules
         if rules is None:
             return
+        url = response.url
+        before = (rules.went_live, rules.retirements, dict(rules.canonical_outcomes))
         rules.fetched(url)
         if duplicate_of is not None:
-            changed, stat = rules.dropped(url, duplicate_of), "simhash/urls/rules"
+            rules.dropped(url, duplicate_of)
         else:
-            changed, stat = rules.kept(url), "simhash/urls/retired"
-        if changed:
-            self.crawler.stats.inc_value(stat, len(changed))
+            rules.kept(url)
+        canonical = declared_canonical(response.body, url)
+        if canonical is not None:
+            rules.declared(url, canonical)
+        stats = self.crawler.stats
+        if rules.went_live != before[0]:
+            stats.inc_value("simhash/urls/rules", rules.went_live - before[0])
+        if rules.retirements != before[1]:
+            stats.inc_value("simhash/urls/retired", rules.retirements - before[1])
+        for outcome, count in rules.canonical_outcomes.items():
+            if count != before[2][outcome]:
+                stats.inc_value(f"simhash/urls/canonical/{outcome}", count - before[2][outcome])
+        if self.rule_store is not None:
+            self.rule_store.changed()
 
     def _signature(self, response: HtmlResponse) -> Any:
         """The page's signature from the tree the spider will reuse (see

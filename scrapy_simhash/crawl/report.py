@@ -1,12 +1,13 @@
 """What the middleware and the pipeline of one crawl share: the duplicate report and the summary.
 
 The duplicate report is a JSON-lines file (``SIMHASH_REPORT_FILE``), one object per dropped page
-or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``. It is written
-atomically: rows go to a temporary file beside it (``.<name>.<random>.tmp``) that replaces the
-report when the crawl closes, so a reader never sees half a report; a killed crawl leaves the
-previous report intact (plus its temporary file), and so does a crawl stopped at start-up because
-its index could not be used. The summary is one
-INFO line logged when the last simhash component of the crawl closes, built from the crawl stats.
+or item: ``{"kind": "page", "url": ..., "duplicate_of": ..., "distance": ...}``, then one per
+learned URL rule (``{"kind": "url_rule", ...}``, see :meth:`CrawlSession.record_url_rule`). It
+is written atomically: rows go to a temporary file beside it (``.<name>.<random>.tmp``) that
+replaces the report when the crawl closes, so a reader never sees half a report; a killed crawl
+leaves the previous report intact (plus its temporary file), and so does a crawl stopped at
+start-up because its index could not be used. The summary is one INFO line logged when the last
+simhash component of the crawl closes, built from the crawl stats.
 """
 
 from __future__ import annotations
@@ -71,11 +72,13 @@ class DuplicateReport:
 
     def write(self, kind: str, url: str, duplicate_of: str | None, distance: int | None,
               **flags: bool) -> None:
+        self.write_row({"kind": kind, "url": url, "duplicate_of": duplicate_of,
+                        "distance": distance, **flags})
+
+    def write_row(self, row: dict) -> None:
         if self._file is None:
             self.open()
         assert self._file is not None
-        row = {"kind": kind, "url": url, "duplicate_of": duplicate_of, "distance": distance,
-               **flags}
         self.rows += 1
         self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
@@ -208,11 +211,21 @@ class CrawlSession:
         ``refetched`` for a drop taken back: the page is fetched again). If the file cannot be
         written (a full disk, say), this crawl's report is given up: logged once, counted in
         ``simhash/report/errors``, the previous report left as it was, and the crawl goes on."""
+        self._record({"kind": kind, "url": url, "duplicate_of": duplicate_of,
+                      "distance": distance, **flags})
+
+    def record_url_rule(self, description: str, **details: object) -> None:
+        """A row of the report for a learned URL rule: ``{"kind": "url_rule", "id": <what it
+        says>, "host": ..., "rewrite": "param" | "segment" | "index", "name": ...,
+        "confirmations": ..., "skipped": <requests not downloaded>, "retired": ...}``."""
+        self._record({"kind": "url_rule", "id": description, **details})
+
+    def _record(self, row: dict) -> None:
         report = self.report
         if report is None:
             return
         try:
-            report.write(kind, url, duplicate_of, distance, **flags)
+            report.write_row(row)
         except OSError as error:
             self.report = None
             report.discard()

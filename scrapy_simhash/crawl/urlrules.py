@@ -9,21 +9,33 @@ rewrite. Learned from evidence, not from a list of names: a parameter nobody has
 learned too, and one that changes the content (``?page=``, ``?id=``) never is, since its pages
 are kept as distinct, which contradicts the rewrite.
 
+A page that declares another URL of its site as its own (``<link rel="canonical">``,
+``<meta property="og:url">``, read by :func:`declared_canonical`) confirms the rewrites between
+the two URLs once both pages were fetched and decided to hold the same content (one dropped as
+the other's duplicate, or both as duplicates of one page); a declaration the plugin's own
+decisions do not back (page 2 of a listing pointing at page 1, every product at its category)
+teaches nothing. The tag alone never does.
+
 A rewrite is *live* once :data:`CONFIRMATIONS` pairs confirmed it and nothing contradicted it.
 A request a live rewrite maps onto a URL already fetched is skipped, except for a sample
 (:data:`SAMPLE_EVERY`) still fetched to check the rule; a fetched page that the rewrite says
 duplicates a page kept, but that was kept as distinct, retires the rule for good.
 
 No Scrapy, no I/O: the downloader middleware feeds it what it fetched, dropped and kept, and the
-spider middleware asks it about the requests a callback yields, before they are scheduled.
+spider middleware asks it about the requests a callback yields, before they are scheduled. The
+confirmations of earlier crawls and of other processes come in, and this crawl's go out, through
+:meth:`UrlRules.shared` and :meth:`UrlRules.absorb` (see :mod:`scrapy_simhash.crawl.rulestore`).
 """
 
 from __future__ import annotations
 
+import html
+import re
 import weakref
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 #: Distinct pairs of URLs that must confirm a rewrite before requests are skipped by it.
 CONFIRMATIONS = 3
@@ -31,6 +43,10 @@ CONFIRMATIONS = 3
 SAMPLE_EVERY = 10
 #: Path segments that name a variant of the same page when added to its path.
 _MAX_SEGMENT_CHARS = 20
+#: Declared canonical URLs kept until their page is fetched (beyond: not waited for).
+MAX_PENDING_CANONICALS = 100_000
+#: Bytes of a page searched for its canonical declarations, when no ``</head>`` comes first.
+HEAD_BYTES = 32_768
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +155,84 @@ def _extra_segment(path: str, base: str) -> str | None:
     return None
 
 
+_HEAD_END = re.compile(rb"</head|<body", re.IGNORECASE)
+_ATTRIBUTE = re.compile(rb"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+#: How far back from a declaring word its tag may start.
+_MAX_TAG_BYTES = 2048
+
+
+def declared_canonical(body: bytes, url: str) -> str | None:
+    """The absolute URL ``body``'s head declares as the page's own (``<link rel="canonical">``,
+    else ``<meta property="og:url">``), or None. Reads the head only (at most
+    :data:`HEAD_BYTES`), finding the two words first (as written: in lower case): no parse of
+    the page, microseconds a page."""
+    limit = body.find(b"</head", 0, HEAD_BYTES)  # (most pages: no case-blind search needed)
+    if limit < 0:
+        end = _HEAD_END.search(body, 0, HEAD_BYTES)
+        limit = end.start() if end is not None else min(len(body), HEAD_BYTES)
+    og_url = None
+    for word in (b"canonical", b"og:url"):
+        position = body.find(word, 0, limit)
+        while position >= 0:
+            tag = _enclosing_tag(body, position, limit)
+            if tag is not None:
+                attributes = {
+                    match.group(1).lower(): next(g for g in match.groups()[1:] if g is not None)
+                    for match in _ATTRIBUTE.finditer(tag)
+                }
+                name = tag[1:5].lower()
+                if name == b"link" and b"canonical" in attributes.get(b"rel", b"").lower().split():
+                    return _absolute(attributes.get(b"href"), url)
+                if (name == b"meta" and og_url is None
+                        and attributes.get(b"property", b"").lower() == b"og:url"):
+                    og_url = _absolute(attributes.get(b"content"), url)
+            position = body.find(word, position + len(word), limit)
+    return og_url
+
+
+def _enclosing_tag(body: bytes, position: int, limit: int) -> bytes | None:
+    """The ``<link ...>`` or ``<meta ...>`` tag around ``position``, or None."""
+    start = body.rfind(b"<", max(0, position - _MAX_TAG_BYTES), position)
+    if start < 0 or body[start + 1:start + 5].lower() not in (b"link", b"meta"):
+        return None
+    if b">" in body[start:position]:
+        return None  # the word is outside the tag
+    end = body.find(b">", position, limit)
+    return None if end < 0 else body[start:end + 1]
+
+
+def _absolute(value: bytes | None, base: str) -> str | None:
+    if not value:
+        return None
+    text = value.decode("utf-8", "replace").strip()
+    if "&" in text:
+        text = html.unescape(text)
+    if not text.startswith(("http://", "https://")):  # (most are absolute: no join needed)
+        text = urljoin(base, text)
+    return text if text.startswith(("http://", "https://")) else None
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    """Two URLs of one page, in one order whichever came first (a drop and a canonical
+    declaration may name the same pair both ways)."""
+    return (a, b) if a <= b else (b, a)
+
+
 @dataclass
 class _Evidence:
+    #: this crawl's distinct confirming pairs (see :func:`_pair`)
     pairs: set[tuple[str, str]] = field(default_factory=set)
+    #: confirmations of earlier crawls and other processes (from the rule store)
+    others: int = 0
     retired: bool = False
     skipped: int = 0
     seen_matching: int = 0
     #: the fetched URLs of the rule's site by the URL the rewrite makes of them
     reduced: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def confirmations(self) -> int:
+        return len(self.pairs) + self.others
 
 
 class UrlRules:
@@ -155,12 +241,16 @@ class UrlRules:
     Two URLs are one page by the live rewrites when applying every live rewrite of their site,
     over and over, makes them one URL (their *canonical* form). A rewrite is contradicted when
     a page kept as distinct shares what the rewrite makes of it with another URL fetched.
+
+    ``on_new_site(host)`` is called when a URL of a site is fetched for the first time, before
+    it is counted: the rule store reads what earlier crawls learned about that site there.
     """
 
     def __init__(self, confirmations: int = CONFIRMATIONS, sample_every: int = SAMPLE_EVERY
                  ) -> None:
         self.confirmations = confirmations
         self.sample_every = sample_every
+        self.on_new_site: Callable[[str], None] | None = None
         self._evidence: dict[Rewrite, _Evidence] = {}
         self._fetched: set[str] = set()
         self._by_host: dict[str, list[str]] = defaultdict(list)  # fetched URLs per host
@@ -168,8 +258,22 @@ class UrlRules:
         self._content: dict[str, str] = {}
         #: the rewrites each learned-from drop supports, to withdraw them with the drop
         self._from_drop: dict[tuple[str, str], list[Rewrite]] = {}
+        #: the pairs a canonical declaration confirmed, by each page whose decision they rest on
+        self._from_canonical: dict[str, list[tuple[tuple[str, str], list[Rewrite]]]] = {}
+        #: pages declaring a canonical URL not decided yet, by that URL
+        self._pending: dict[str, list[str]] = {}
+        self._pending_count = 0
         self._canonical_fetched: set[str] = set()
         self._live: tuple[Rewrite, ...] = ()
+        #: sites whose counts or retirements changed since :meth:`take_changed`, and sites
+        #: fetched from since then
+        self._changed: set[str] = set()
+        self._active: set[str] = set()
+        #: rewrites that went live in this crawl (loaded live ones aside), and that it retired
+        self.went_live = 0
+        self.retirements = 0
+        #: canonical declarations that confirmed a pair, and those the decisions did not back
+        self.canonical_outcomes = {"confirmed": 0, "ignored": 0}
 
     # -- what the crawl tells ------------------------------------------------------------------
 
@@ -178,9 +282,12 @@ class UrlRules:
         normal = normalized(url)
         if normal in self._fetched:
             return
-        self._fetched.add(normal)
         host = urlsplit(normal).hostname or ""
+        if host not in self._by_host and self.on_new_site is not None:
+            self.on_new_site(host)
+        self._fetched.add(normal)
         self._by_host[host].append(normal)
+        self._active.add(host)
         for rewrite, evidence in self._evidence.items():
             if rewrite.host == host:
                 evidence.reduced.setdefault(_reduced(rewrite, normal), set()).add(normal)
@@ -192,38 +299,89 @@ class UrlRules:
         pair = (normalized(url), normalized(duplicate_of))
         self._content[pair[0]] = self._content.get(pair[1], pair[1])
         self._retire_conflicts(pair[0])
-        # (read through the rewrites live already too: a print version dropped against a
-        # tracked URL of its page teaches "print" once "the tracking parameter" is known)
-        forms = [pair, (self._canonical(pair[0]), self._canonical(pair[1]))]
-        rewrites = list(dict.fromkeys(
-            rewrite for a, b in forms for rewrite in explanations(a, b)
-        ))
-        self._from_drop[pair] = rewrites
-        went_live = []
-        for rewrite in rewrites:
-            evidence = self._evidence.get(rewrite)
-            if evidence is None:
-                evidence = self._evidence[rewrite] = self._new_evidence(rewrite)
-            before = self.is_live(rewrite)
-            evidence.pairs.add(pair)
-            if not before and self.is_live(rewrite):
-                went_live.append(rewrite)
-        if went_live:
-            self._refresh_live()
-        return went_live
+        went_live = self._confirm(pair, self._from_drop.setdefault(pair, []))
+        return went_live + self._declarations_decided(pair[0])
 
     def kept(self, url: str) -> list[Rewrite]:
         """``url`` was kept as distinct: the rewrites it contradicts (they make it one URL with
         another page fetched, which it does not duplicate) are retired; returns them."""
         normal = normalized(url)
         self._content[normal] = normal
-        return self._retire_conflicts(normal)
+        retired = self._retire_conflicts(normal)
+        self._declarations_decided(normal)  # (what goes live here is counted in went_live)
+        return retired
+
+    def declared(self, url: str, canonical: str) -> list[Rewrite]:
+        """The decided page ``url`` declares ``canonical`` as its URL: the rewrites that went
+        live because of it. It confirms the rewrites between the two once the page at
+        ``canonical`` was decided too, and only if the decisions put both in one cluster;
+        otherwise it is ignored (:attr:`canonical_outcomes` counts both)."""
+        page, target = normalized(url), normalized(canonical)
+        if page == target or urlsplit(page).hostname != urlsplit(target).hostname:
+            return []
+        if target in self._content:
+            return self._confirm_declaration(page, target)
+        if self._pending_count < MAX_PENDING_CANONICALS:
+            self._pending.setdefault(target, []).append(page)
+            self._pending_count += 1
+        return []
+
+    def _declarations_decided(self, normal: str) -> list[Rewrite]:
+        """The declarations that waited for ``normal``'s decision, weighed now."""
+        waiting = self._pending.pop(normal, None)
+        if not waiting:
+            return []
+        self._pending_count -= len(waiting)
+        return [rewrite for page in waiting for rewrite in self._confirm_declaration(page, normal)]
+
+    def _confirm_declaration(self, page: str, target: str) -> list[Rewrite]:
+        mine, theirs = self._content.get(page), self._content.get(target)
+        if mine is None or mine != theirs:
+            self.canonical_outcomes["ignored"] += 1
+            return []
+        self.canonical_outcomes["confirmed"] += 1
+        pair = (page, target)
+        rewrites: list[Rewrite] = []
+        for url in {page, target, mine}:  # whichever of their decisions is withdrawn
+            self._from_canonical.setdefault(url, []).append((pair, rewrites))
+        return self._confirm(pair, rewrites)
+
+    def _confirm(self, pair: tuple[str, str], recorded: list[Rewrite]) -> list[Rewrite]:
+        """Count ``pair`` (two URLs of one content) for every rewrite that explains it; the
+        rewrites are added to ``recorded`` (to withdraw them); returns those that went live."""
+        # (read through the rewrites live already too: a print version dropped against a
+        # tracked URL of its page teaches "print" once "the tracking parameter" is known)
+        forms = [pair, (self._canonical(pair[0]), self._canonical(pair[1]))]
+        rewrites = list(dict.fromkeys(
+            rewrite for a, b in forms for rewrite in explanations(a, b)
+        ))
+        key = _pair(*pair)
+        went_live = []
+        for rewrite in rewrites:
+            evidence = self._evidence.get(rewrite)
+            if evidence is None:
+                evidence = self._evidence[rewrite] = self._new_evidence(rewrite)
+            if rewrite not in recorded:
+                recorded.append(rewrite)
+            if key in evidence.pairs:
+                continue
+            before = self.is_live(rewrite)
+            evidence.pairs.add(key)
+            self._changed.add(rewrite.host)
+            if not before and self.is_live(rewrite):
+                went_live.append(rewrite)
+        if went_live:
+            self.went_live += len(went_live)
+            self._refresh_live()
+        return went_live
 
     def _retire_conflicts(self, normal: str) -> list[Rewrite]:
         retired = [rewrite for rewrite, evidence in self._evidence.items()
                    if not evidence.retired and self._contradicts(rewrite, evidence, normal)]
         for rewrite in retired:
             self._evidence[rewrite].retired = True
+            self._changed.add(rewrite.host)
+            self.retirements += 1
         if retired:
             self._refresh_live()
         return retired
@@ -241,11 +399,25 @@ class UrlRules:
         )
 
     def withdrawn(self, url: str, duplicate_of: str) -> None:
-        """A drop was taken back (its page was no content): it confirms nothing any more."""
+        """A drop was taken back (its page was no content): it confirms nothing any more, nor
+        does a canonical declaration weighed on its decision."""
         pair = (normalized(url), normalized(duplicate_of))
-        for rewrite in self._from_drop.pop(pair, []):
-            self._evidence[rewrite].pairs.discard(pair)
+        self._content.pop(pair[0], None)  # undecided until it is fetched again
+        withdrawn = [(pair, self._from_drop.pop(pair, []))]
+        for decided in pair:  # (the page dropped, or the page it duplicated: no content)
+            withdrawn += self._from_canonical.pop(decided, [])
+        for confirmed, rewrites in withdrawn:
+            key = _pair(*confirmed)
+            for rewrite in rewrites:
+                evidence = self._evidence[rewrite]
+                if key in evidence.pairs and not self._still_confirms(key, rewrite):
+                    evidence.pairs.discard(key)
+                    self._changed.add(rewrite.host)
         self._refresh_live()
+
+    def _still_confirms(self, key: tuple[str, str], rewrite: Rewrite) -> bool:
+        """Whether another drop, not withdrawn, still counts ``key`` for ``rewrite``."""
+        return any(rewrite in self._from_drop.get(pair, ()) for pair in (key, key[::-1]))
 
     def _new_evidence(self, rewrite: Rewrite) -> _Evidence:
         """A rewrite seen for the first time, checked against every page kept before."""
@@ -254,6 +426,9 @@ class UrlRules:
             evidence.reduced.setdefault(_reduced(rewrite, fetched), set()).add(fetched)
         evidence.retired = any(self._contradicts(rewrite, evidence, decided)
                                for decided in self._content)
+        if evidence.retired:
+            self._changed.add(rewrite.host)
+            self.retirements += 1
         return evidence
 
     def _refresh_live(self) -> None:
@@ -275,17 +450,51 @@ class UrlRules:
                 break
         return current
 
+    # -- what other crawls learned -------------------------------------------------------------
+
+    def take_changed(self) -> tuple[set[str], set[str]]:
+        """The sites whose confirmations or retirements changed since the last call, and the
+        sites fetched from since then."""
+        changed, self._changed = self._changed, set()
+        active, self._active = self._active, set()
+        return changed, active
+
+    def shared(self, host: str) -> list[tuple[Rewrite, int, bool]]:
+        """Every rewrite of ``host``: (rewrite, this crawl's confirmations, retired)."""
+        return [(rewrite, len(evidence.pairs), evidence.retired)
+                for rewrite, evidence in self._evidence.items() if rewrite.host == host]
+
+    def absorb(self, rewrite: Rewrite, others: int, retired: bool) -> bool:
+        """What earlier crawls and other processes know of ``rewrite``: ``others``
+        confirmations beside this crawl's, and whether it was retired (a retired rule stays
+        retired, whatever anyone says later). True when it went live because of it."""
+        evidence = self._evidence.get(rewrite)
+        if evidence is None:
+            evidence = self._evidence[rewrite] = self._new_evidence(rewrite)
+        before = self.is_live(rewrite)
+        evidence.others = max(0, others)
+        if retired and not evidence.retired:
+            evidence.retired = True
+        self._refresh_live()
+        return not before and self.is_live(rewrite)
+
     # -- what the crawl asks -------------------------------------------------------------------
 
     def is_live(self, rewrite: Rewrite) -> bool:
         evidence = self._evidence.get(rewrite)
         return (evidence is not None and not evidence.retired
-                and len(evidence.pairs) >= self.confirmations)
+                and evidence.confirmations >= self.confirmations)
 
     def skip(self, url: str) -> tuple[Rewrite, str] | None:
         """(the first live rewrite that applies, the canonical form) when the live rewrites make
         ``url`` one URL with a page already fetched; None when the request should be fetched
         (no rule applies, no such page, or one sampled request in :data:`SAMPLE_EVERY`)."""
+        found = self.check(url)
+        return None if found is None or found[2] else found[:2]
+
+    def check(self, url: str) -> tuple[Rewrite, str, bool] | None:
+        """:meth:`skip`'s answer before sampling: (rewrite, canonical form, whether this is the
+        request in :data:`SAMPLE_EVERY` fetched anyway to check the rule), or None."""
         if not self._live:  # (most requests of most crawls: not even a parse of the URL)
             return None
         normal = normalized(url)
@@ -304,16 +513,16 @@ class UrlRules:
         evidence = self._evidence[used]
         evidence.seen_matching += 1
         if evidence.seen_matching % self.sample_every == 0:
-            return None  # fetched anyway: a check of the rule
+            return used, canonical, True  # fetched anyway: a check of the rule
         evidence.skipped += 1
-        return used, canonical
+        return used, canonical, False
 
     def live(self) -> list[Rewrite]:
         return list(self._live)
 
     def summary(self) -> list[tuple[Rewrite, int, int, bool]]:
         """Every rewrite seen: (rewrite, confirmations, requests skipped, retired)."""
-        return [(rewrite, len(e.pairs), e.skipped, e.retired)
+        return [(rewrite, e.confirmations, e.skipped, e.retired)
                 for rewrite, e in self._evidence.items()]
 
 

@@ -142,3 +142,23 @@ def test_the_summary_says_what_a_dry_run_would_drop_and_what_was_fetched_again()
     assert ("4 dropped as near-duplicates (3 fetched again: what they duplicated was no "
             "content)") in line
     assert "index holds 5 (1 withdrawn as no content)" in line
+
+
+def test_learned_url_rules_are_rows_of_the_report_beside_the_drops(tmp_path):
+    import json
+
+    path = tmp_path / "dups.jsonl"
+    session = CrawlSession(get_crawler(), str(path))
+    assert session.component_opened("pages")
+    session.record_duplicate("page", "http://a/x?ref=1", "http://a/x", 0)
+    session.record_url_rule("a: parameter 'ref' does not change the page", host="a",
+                            rewrite="param", name="ref", confirmations=4, skipped=12,
+                            retired=False)
+    session.component_closed("pages")
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert rows[1] == {"kind": "url_rule", "id": "a: parameter 'ref' does not change the page",
+                       "host": "a", "rewrite": "param", "name": "ref", "confirmations": 4,
+                       "skipped": 12, "retired": False}
+    from scrapy_simhash.cli.htmlreport import read_duplicates
+
+    assert [row.id for row in read_duplicates(path)] == ["http://a/x?ref=1"]  # the CLI's view

@@ -119,3 +119,94 @@ def test_requests_with_dont_filter_or_dont_simhash_are_never_skipped():
     assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2"), stats) is not None
     assert stats.get_value("simhash/urls/skipped") == 1
     assert stats.get_value("simhash/urls/skipped/news.example/param/fbclid") == 1
+
+
+def test_the_canonical_link_or_og_url_is_read_from_the_head_only():
+    from scrapy_simhash.crawl.urlrules import declared_canonical
+
+    page = f"{SITE}/print/a?x=1"
+    head = ('<html><head><meta charset="utf-8"><meta property="og:url" content="/og">'
+            "<LINK href='/a?b=1&amp;c=2' REL='alternate canonical'>{}</head><body>{}</body>")
+    assert declared_canonical(head.format("", "").encode(), page) == f"{SITE}/a?b=1&c=2"
+    assert declared_canonical(b'<head><meta property="og:url" content="/og"></head>',
+                              page) == f"{SITE}/og"
+    in_body = '<head></head><body><link rel="canonical" href="/elsewhere"></body>'
+    assert declared_canonical(in_body.encode(), page) is None  # (a page's own markup, not its head)
+    assert declared_canonical(b'<link rel="canonical" href="javascript:x">', page) is None
+    assert declared_canonical(b"<p>no head at all</p>", page) is None
+
+
+def _decided(rules: UrlRules, url: str, duplicate_of: str | None, canonical: str | None
+             ) -> None:
+    """What the downloader middleware tells the rules of one page."""
+    rules.fetched(url)
+    if duplicate_of is None:
+        rules.kept(url)
+    else:
+        rules.dropped(url, duplicate_of)
+    if canonical is not None:
+        rules.declared(url, canonical)
+
+
+def test_print_variants_that_declare_their_canonical_teach_the_rule_drops_do_not():
+    rules = UrlRules()
+    for n in range(1, 4):
+        story, short, printed = f"{SITE}/story/{n}-slug", f"{SITE}/a/{n}", f"{SITE}/print/a/{n}"
+        _decided(rules, story, None, short)
+        # both dropped against the slug URL: no rewrite explains those drops
+        _decided(rules, printed, story, short)  # (its canonical page is not fetched yet)
+        assert rules.live() == []
+        _decided(rules, short, story, short)
+    assert rules.live() == [Rewrite("news.example", "segment", "print")]
+    assert rules.canonical_outcomes == {"confirmed": 6, "ignored": 0}  # the slug URLs too
+    _decided(rules, f"{SITE}/a/9", None, None)
+    assert rules.skip(f"{SITE}/print/a/9") is not None
+
+
+def test_a_canonical_to_a_page_of_other_content_is_ignored_never_learned_from():
+    rules = UrlRules()
+    _decided(rules, f"{SITE}/list", None, None)
+    for page in range(2, 9):  # page n declares page 1: the decisions keep every page apart
+        _decided(rules, f"{SITE}/list?page={page}", None, f"{SITE}/list")
+    for product in range(1, 9):  # every product declares its category
+        _decided(rules, f"{SITE}/list?product={product}", None, f"{SITE}/list")
+    assert rules.summary() == [] and rules.live() == []
+    assert rules.canonical_outcomes == {"confirmed": 0, "ignored": 15}
+    # a declaration whose page is never fetched confirms nothing either
+    for n in range(5):
+        _decided(rules, f"{SITE}/b{n}?utm_source=x", None, f"{SITE}/b{n}")
+    assert rules.summary() == []
+
+
+def test_a_withdrawn_drop_takes_back_the_canonical_confirmations_weighed_on_it():
+    rules = UrlRules()
+    for n in range(1, 4):
+        story, short = f"{SITE}/story/{n}", f"{SITE}/a/{n}"
+        _decided(rules, story, None, None)
+        _decided(rules, short, story, None)
+        _decided(rules, f"{SITE}/print/a/{n}", story, short)
+    assert rules.live()
+    rules.withdrawn(f"{SITE}/print/a/3", f"{SITE}/story/3")  # /story/3 was a ban page
+    assert rules.live() == []
+    assert rules.summary()[0][1] == 2
+
+
+def test_a_request_let_through_to_check_a_rule_is_not_skipped_further_down():
+    from scrapy import Request
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_simhash.crawl.downloader import skip_by_rules
+
+    rules = UrlRules(sample_every=2)
+    for name in ("a", "b", "c", "d"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.kept(f"{SITE}/{name}")
+        rules.dropped(f"{SITE}/{name}?fbclid=1", f"{SITE}/{name}")
+    stats = MemoryStatsCollector(get_crawler())
+    assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2"), stats) is not None
+    sampled = Request(f"{SITE}/d?fbclid=3")
+    assert skip_by_rules(rules, sampled, stats) is None  # the spider middleware lets it through
+    assert skip_by_rules(rules, sampled, stats) is None  # and the downloader middleware too
+    assert stats.get_value("simhash/urls/checked") == 1
+    assert stats.get_value("simhash/urls/skipped") == 1
