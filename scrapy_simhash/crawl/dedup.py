@@ -308,6 +308,8 @@ class Deduplicator:
 
     def close(self) -> None:
         """Flush and close the index (at spider_closed), record its size, end the session."""
+        from scrapy_simhash.index.base import mask_password
+
         if self._closed:
             return
         self._closed = True
@@ -317,7 +319,15 @@ class Deduplicator:
         index = self.index
         try:
             if index is not None and self.calls is not None:
-                self._close_off_reactor(index)
+                try:
+                    self._close_off_reactor(index)
+                except IndexTimeout as error:  # (no breaker line says this one)
+                    self.stats.inc_value("simhash/index/errors")
+                    logger.error(
+                        "Simhash: the index at SIMHASH_INDEX_URI=%r was not closed: %s; its "
+                        "writes since the last flush may be lost", mask_password(
+                            self.config.index_uri), error, extra={"crawler": self.crawler},
+                    )
             elif index is not None:
                 self.flush()  # first, so the size is what the index keeps
                 try:
@@ -468,10 +478,14 @@ class Deduplicator:
         try:
             match = await self._run_off_reactor(self._check_and_add(key, signed))
         except DeferredCancelled:
+            calls.abandoned(probe)
             raise
         except Exception as error:
             self._call_failed("", probe, error)
             return self._decide_on_index_error(key, signed.signature, error)
+        except BaseException:  # asyncio's CancelledError: the check was given up
+            calls.abandoned(probe)
+            raise
         finally:
             elapsed = time.perf_counter() - started
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
@@ -631,10 +645,14 @@ class Deduplicator:
             except NotImplementedError:
                 removed = None
             except DeferredCancelled:
+                self.calls.abandoned(probe)
                 raise
             except Exception as error:
                 self._call_failed("remove", probe, error)
                 return False
+            except BaseException:  # asyncio's CancelledError
+                self.calls.abandoned(probe)
+                raise
             self.calls.succeeded(probe)
             return self._withdrawn(key, removed)
         finally:

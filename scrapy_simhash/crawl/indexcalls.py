@@ -122,6 +122,12 @@ class CircuitBreaker:
         self.cooldown = self.first_cooldown
         return True
 
+    def abandoned(self, probe: bool) -> None:
+        """Report an admitted call given up by its caller (cancelled): no news of the index, but
+        a probe's place is free again."""
+        if probe and self.state == self.HALF_OPEN:
+            self.state, self.retry_at = self.OPEN, self.clock()
+
     def failed(self, probe: bool) -> bool:
         """Report an admitted call that failed or timed out; True when this opened the breaker
         (it was closed)."""
@@ -340,6 +346,9 @@ class IndexCalls:
         timer = reactor.callLater(self.timeout, on_deadline)
         future.add_done_callback(lambda done: reactor.callFromThread(on_answer, done))
         return answer
+
+    def abandoned(self, probe: bool) -> None:
+        self.breaker.abandoned(probe)
 
     def succeeded(self, probe: bool) -> None:
         if self.breaker.succeeded(probe):

@@ -352,3 +352,13 @@ def test_in_process_indexes_and_a_zero_timeout_are_called_inline():
     assert timeout(SIMHASH_INDEX_URI="sqlite:///seen.db") == 35.0
     assert timeout(SIMHASH_INDEX_URI="sqlite:///seen.db", SIMHASH_INDEX_TIMEOUT="2.5") == 2.5
     assert timeout(SIMHASH_INDEX_URI="redis://127.0.0.1:1/0", SIMHASH_INDEX_TIMEOUT=0) == 0.0
+
+
+def test_a_probe_given_up_by_its_caller_frees_the_probe_s_place():
+    clock = _Clock()
+    breaker = CircuitBreaker(clock=clock)
+    breaker.failed(probe=False)
+    clock.now += 1.0
+    assert breaker.admit() == (True, True)
+    breaker.abandoned(probe=True)  # e.g. the download was cancelled meanwhile
+    assert breaker.admit() == (True, True)  # the next call probes at once
