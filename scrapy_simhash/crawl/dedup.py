@@ -298,7 +298,8 @@ class Deduplicator:
         return flushed
 
     def _call_failed(self, operation: str, probe: bool, error: BaseException) -> None:
-        """An index call off the reactor failed: tell the breaker, count and log it."""
+        """An index call off the reactor failed: tell the breaker; count and log it as an index
+        error of ``operation`` (``""``: the caller does)."""
         if opens_breaker(error):
             self.calls.failed(probe, error)
         else:  # the index answered: about this call's arguments
@@ -363,7 +364,8 @@ class Deduplicator:
 
     def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
         """Compute the signature with ``compute`` and check-and-add it under ``key`` (``retry``:
-        see :meth:`decide`)."""
+        see :meth:`decide`). With an index in a thread of its own (:attr:`offloaded`) this
+        waits for it, without a deadline: the crawl's components use :meth:`check_in_order`."""
         started = time.perf_counter()
         try:
             fingerprint = compute()
@@ -469,6 +471,9 @@ class Deduplicator:
         if signed.signature is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")
+        if self.index is None:
+            error = RuntimeError("the index is not open (see the first simhash error)")
+            return self._decide_on_index_error(key, signed.signature, error)
         calls = self.calls
         admitted, probe = calls.admit()
         if not admitted:
@@ -518,9 +523,6 @@ class Deduplicator:
         """Run ``steps`` awaiting each index call from the index's thread; their result."""
         from scrapy.utils.defer import maybe_deferred_to_future
 
-        if self.index is None:
-            steps.close()
-            raise RuntimeError("the index is not open (see the first simhash error)")
         try:
             call = next(steps)
             while True:

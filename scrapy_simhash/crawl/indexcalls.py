@@ -250,6 +250,8 @@ class IndexCalls:
         self.lane: IndexLane | None = None
         self._users: set[str] = set()
         self._decided_while_open = 0
+        #: Calls given up while running that have not ended yet: the lane is stuck behind them
+        self.hanging = 0
 
     @classmethod
     def of(cls, crawler: Crawler, config: SimhashConfig) -> IndexCalls | None:
@@ -303,7 +305,10 @@ class IndexCalls:
     # -- calls from the reactor ----------------------------------------------------------------
 
     def admit(self) -> tuple[bool, bool]:
-        """:meth:`CircuitBreaker.admit`."""
+        """:meth:`CircuitBreaker.admit`; no probe while a call given up still runs in the lane
+        (a probe could only wait behind it, and time out in turn)."""
+        if self.hanging and self.breaker.state != CircuitBreaker.CLOSED:
+            return False, False
         return self.breaker.admit()
 
     def call(self, operation: str, function: Callable[..., Any], *args: Any) -> Deferred:
@@ -327,12 +332,19 @@ class IndexCalls:
                 timer.cancel()
 
         answer: Deferred = Deferred(canceller=give_up)
+        hanging = False
 
         def on_deadline() -> None:
-            if not answer.called:
-                answer.errback(IndexTimeout(operation, self.timeout, started=not future.cancel()))
+            nonlocal hanging
+            if answer.called:
+                return
+            hanging = not future.cancel()
+            self.hanging += hanging
+            answer.errback(IndexTimeout(operation, self.timeout, started=hanging))
 
         def on_answer(done: Future) -> None:  # on the reactor thread
+            if hanging:  # a late answer: its page was decided without it
+                self.hanging -= 1
             if answer.called or done.cancelled():
                 return
             if timer.active():

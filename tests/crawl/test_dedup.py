@@ -263,16 +263,20 @@ def test_a_call_that_timed_out_is_never_sent_again_and_its_page_is_decided_once(
         assert (second.action, second.reason) == ("kept", "index_error")
         assert stats.get_value("simhash/index/breaker/decided") == 1
         assert dedup.calls.lane.backlog() == 0  # no call queued behind the waiting one
+        dedup.calls.breaker.retry_at = 0.0  # the cool-down is over, but the call still hangs:
+        assert _decide(dedup, "http://a.test/4", FAR[1]).reason == "index_error"  # no probe
         holder.execute("ROLLBACK")
         assert dedup._call(len, dedup.index) == 1  # the first page, stored by its late call
-        dedup.calls.breaker.retry_at = 0.0  # the cool-down is over
+        _run(asyncio.sleep(0.01))  # the reactor hears of the late answer
+        assert dedup.calls.hanging == 0
         probe = _decide(dedup, "http://a.test/3", FAR[2])
         assert (probe.action, probe.reason) == ("kept", None)
         assert stats.get_value("simhash/index/breaker/closed") == 1
         again = _decide(dedup, "http://a.test/1/print", FAR[0])  # the late call's page is there
         assert again.dropped and again.match.key == "http://a.test/1"
-        assert stats.get_value("simhash/pages/kept/index_error") == 2
-        assert stats.get_value("simhash/pages/checked") == 4
+        assert stats.get_value("simhash/pages/kept/index_error") == 3
+        assert stats.get_value("simhash/index/breaker/decided") == 2
+        assert stats.get_value("simhash/pages/checked") == 5
     finally:
         holder.close()
         dedup.close()
