@@ -255,6 +255,49 @@ def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:
 
 MODES = {"inline": {"SIMHASH_INDEX_TIMEOUT": 0}, "thread": {}}
 
+HOP_SCRIPT = r"""
+import asyncio, json, random, sys, time
+from scrapy import Spider
+from scrapy.utils.reactor import install_reactor
+install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+from scrapy.utils.test import get_crawler
+from twisted.internet import reactor
+from scrapy_simhash.crawl.dedup import Deduplicator
+from scrapy_simhash.crawl.settings import build_detector, load_config
+
+count, settings = int(sys.argv[1]), json.loads(sys.argv[2])
+crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
+config = load_config(crawler.settings)
+dedup = Deduplicator(crawler, config, build_detector(config), "pages")
+dedup.open()
+draw = random.Random(7)
+signatures = [draw.getrandbits(128) for _ in range(count)]
+signatures += signatures[: count // 5]  # a fifth are exact duplicates: a candidate, confirmed
+
+async def crawl():
+    checks = [dedup.check_in_order(f"http://a.test/{n}", lambda s: s, signature)
+              for n, signature in enumerate(signatures)]
+    return await asyncio.gather(*checks)
+
+began, cpu = time.perf_counter(), time.thread_time()
+outcomes = reactor._asyncioEventloop.run_until_complete(crawl())
+wall, cpu = time.perf_counter() - began, time.thread_time() - cpu
+dedup.close()
+print(json.dumps({"wall_us": 1e6 * wall / len(signatures), "cpu_us": 1e6 * cpu / len(signatures),
+                  "dropped": sum(o.dropped for o in outcomes)}))
+"""
+
+
+def hop_cost(count: int, settings: dict) -> dict:
+    """Per decision on an in-memory SQLite index (``sqlite://``), in a fresh process: wall and
+    reactor-thread CPU microseconds."""
+    done = subprocess.run(
+        [sys.executable, "-c", HOP_SCRIPT, str(count),
+         json.dumps({"SIMHASH_INDEX_URI": "sqlite://", **settings})],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -263,12 +306,40 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.25)
     parser.add_argument("--freeze", type=float, default=6.0)
     parser.add_argument("--freeze-after", type=int, default=10)
+    parser.add_argument("--hop", type=int, default=2000, metavar="N",
+                        help="decisions per run of the healthy-index table (0: none)")
     args = parser.parse_args()
+    if args.hop:
+        print_hop_cost(args.hop, args.runs)
+    if args.pages:
+        print_outage(args)
+
+
+def print_hop_cost(count: int, runs: int) -> None:
+    """What the thread costs a healthy index: decisions through the crawl's own path."""
+    results: dict[str, list[dict]] = {mode: [] for mode in MODES}
+    for _ in range(runs):
+        for mode, settings in MODES.items():
+            results[mode].append(hop_cost(count, settings))
+    print(f"Healthy index (sqlite://, in memory), {count} decisions + {count // 5} duplicates "
+          f"through check_in_order; medians of {runs} runs\n")
+    print("| index calls | wall per decision (µs) | reactor-thread CPU per decision (µs) | "
+          "dropped |")
+    print("| --- | ---: | ---: | ---: |")
+    for mode in MODES:
+        rows = results[mode]
+        print(f"| {mode} | {statistics.median(r['wall_us'] for r in rows):.0f} "
+              f"| {statistics.median(r['cpu_us'] for r in rows):.0f} "
+              f"| {statistics.median(r['dropped'] for r in rows):.0f} |")
+    print()
+
+
+def print_outage(args: argparse.Namespace) -> None:
     directory = Path(tempfile.mkdtemp(prefix="simhash-outage-"))
     redis, url = start_redis(directory)
     results: dict[str, list[dict]] = {mode: [] for mode in MODES}
     try:
-        for run in range(args.runs):
+        for run in range(args.runs):  # the modes take turns
             for mode, settings in MODES.items():
                 result = crawl_with_a_freeze(
                     f"{url}?prefix=outage_{mode}_{run}", partial(sigstopped, redis.pid),
