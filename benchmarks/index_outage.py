@@ -254,6 +254,7 @@ def start_redis(directory: Path) -> tuple[subprocess.Popen, str]:
 
 
 MODES = {"inline": {"SIMHASH_INDEX_TIMEOUT": 0}, "thread": {}}
+DECIDED_WHILE_OPEN = "simhash/index/breaker/decided/pages"
 
 HOP_SCRIPT = r"""
 import asyncio, json, random, sys, time
@@ -369,7 +370,7 @@ def print_outage(args: argparse.Namespace) -> None:
             f"| {median(mode, received_while_frozen):.0f} "
             f"| {median(mode, lambda r: len(r['received'])):.0f} "
             f"| {median(mode, lambda r: r['stats'].get('simhash/index/timeouts', 0)):.0f} "
-            f"| {median(mode, lambda r: r['stats'].get('simhash/index/breaker/decided', 0)):.0f} |"
+            f"| {median(mode, lambda r: r['stats'].get(DECIDED_WHILE_OPEN, 0)):.0f} |"
         )
 
 

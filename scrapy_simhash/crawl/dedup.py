@@ -477,7 +477,7 @@ class Deduplicator:
         calls = self.calls
         admitted, probe = calls.admit()
         if not admitted:
-            calls.decided_while_open()
+            calls.decided_while_open(self.namespace)
             return self._decide_by_policy(key, signed.signature)
         started = time.perf_counter()
         try:

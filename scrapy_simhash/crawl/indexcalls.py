@@ -21,7 +21,7 @@ In-process indexes (``memory://``) and index classes of the user's own are calle
 before: the first cannot block, and the second may not be safe to call from another thread.
 
 Stats: ``simhash/index/timeouts``, ``simhash/index/breaker/opened``,
-``simhash/index/breaker/closed`` and ``simhash/index/breaker/decided`` (pages and items decided
+``simhash/index/breaker/closed`` and ``simhash/index/breaker/decided/<ns>`` (pages or items decided
 by the policy while the breaker was open).
 """
 
@@ -387,10 +387,10 @@ class IndexCalls:
             self.breaker.cooldown, self.breaker.max_cooldown, extra={"crawler": self.crawler},
         )
 
-    def decided_while_open(self) -> None:
+    def decided_while_open(self, namespace: str) -> None:
         """Count a page or item decided by the policy because the breaker is open."""
         self._decided_while_open += 1
-        self.stats.inc_value("simhash/index/breaker/decided")
+        self.stats.inc_value(f"simhash/index/breaker/decided/{namespace}")
 
 
 def opens_breaker(error: BaseException) -> bool:

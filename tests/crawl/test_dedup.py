@@ -261,7 +261,7 @@ def test_a_call_that_timed_out_is_never_sent_again_and_its_page_is_decided_once(
         assert stats.get_value("simhash/index/breaker/opened") == 1
         second = _decide(dedup, "http://a.test/2", FAR[1])
         assert (second.action, second.reason) == ("kept", "index_error")
-        assert stats.get_value("simhash/index/breaker/decided") == 1
+        assert stats.get_value("simhash/index/breaker/decided/pages") == 1
         assert dedup.calls.lane.backlog() == 0  # no call queued behind the waiting one
         dedup.calls.breaker.retry_at = 0.0  # the cool-down is over, but the call still hangs:
         assert _decide(dedup, "http://a.test/4", FAR[1]).reason == "index_error"  # no probe
@@ -275,7 +275,7 @@ def test_a_call_that_timed_out_is_never_sent_again_and_its_page_is_decided_once(
         again = _decide(dedup, "http://a.test/1/print", FAR[0])  # the late call's page is there
         assert again.dropped and again.match.key == "http://a.test/1"
         assert stats.get_value("simhash/pages/kept/index_error") == 3
-        assert stats.get_value("simhash/index/breaker/decided") == 2
+        assert stats.get_value("simhash/index/breaker/decided/pages") == 2
         assert stats.get_value("simhash/pages/checked") == 5
     finally:
         holder.close()
