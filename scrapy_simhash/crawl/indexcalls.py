@@ -28,6 +28,7 @@ by the policy while the breaker was open).
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import queue
 import threading
@@ -355,8 +356,12 @@ class IndexCalls:
             else:
                 answer.errback(error)
 
+        def tell_reactor(done: Future) -> None:  # in the lane's thread
+            with contextlib.suppress(RuntimeError):  # the reactor's loop closed: the crawl ended
+                reactor.callFromThread(on_answer, done)
+
         timer = reactor.callLater(self.timeout, on_deadline)
-        future.add_done_callback(lambda done: reactor.callFromThread(on_answer, done))
+        future.add_done_callback(tell_reactor)
         return answer
 
     def abandoned(self, probe: bool) -> None:
