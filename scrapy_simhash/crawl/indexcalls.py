@@ -15,7 +15,8 @@ but whose reply is late), so sending it again could store a page twice; if it ha
 it never will. Its page is decided by ``SIMHASH_ON_INDEX_ERROR``, once. A timeout or an index
 error opens the :class:`CircuitBreaker`: while it is open, pages are decided by that policy at
 once, without touching the index (and without queueing behind the call that hangs); after a
-cool-down one call is let through as a probe, whose success closes it.
+cool-down, and once no call given up still runs in the thread, one call is let through as a
+probe, whose success closes it.
 
 In-process indexes (``memory://``) and index classes of the user's own are called inline, as
 before: the first cannot block, and the second may not be safe to call from another thread.
