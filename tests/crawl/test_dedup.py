@@ -366,3 +366,45 @@ def test_a_probe_given_up_by_its_caller_frees_the_probe_s_place():
     assert breaker.admit() == (True, True)
     breaker.abandoned(probe=True)  # e.g. the download was cancelled meanwhile
     assert breaker.admit() == (True, True)  # the next call probes at once
+
+
+def _articles() -> list[str]:
+    """Clusters of near-duplicate texts (a story, its copy with a changed sentence, its copy
+    with a line added) and texts of their own."""
+    import random
+
+    draw = random.Random(3)
+    words = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnp"]
+    texts = []
+    for _ in range(12):
+        story = [" ".join(draw.choice(words) for _ in range(12)) + "." for _ in range(25)]
+        texts.append(" ".join(story))
+        texts.append(" ".join([*story[:-1], "A different last sentence altogether here."]))
+        texts.append(" ".join(["Shared by a reader.", *story]))
+    draw.shuffle(texts)
+    return texts
+
+
+def test_the_index_s_thread_makes_the_decisions_the_inline_calls_make(tmp_path):
+    """The same checks, begun in one order, decided inline and from the index's thread."""
+    from scrapy_simhash.crawl.signing import text_signature
+
+    texts = _articles()
+    decisions = []
+    for mode, timeout in (("inline", 0), ("thread", 5)):
+        dedup = _offloaded(tmp_path / f"{mode}.db", timeout=timeout)
+        assert dedup.offloaded is (timeout > 0)
+
+        async def crawl(dedup=dedup):
+            return await asyncio.gather(*(
+                dedup.check_in_order(f"http://a.test/{n}",
+                                     lambda text: text_signature(dedup.detector, text), text)
+                for n, text in enumerate(texts)))
+
+        try:
+            outcomes = _run(crawl())
+        finally:
+            dedup.close()
+        decisions.append([(o.action, o.reason, o.match and o.match.key) for o in outcomes])
+    assert decisions[0] == decisions[1]
+    assert sum(action == "dropped" for action, _, _ in decisions[0]) >= 12
