@@ -13,9 +13,16 @@ and looked up: kept + dropped), ``simhash/<ns>/kept``, ``simhash/<ns>/dropped`` 
 ``simhash/time/<ns>/fingerprint`` and ``simhash/time/<ns>/index`` (seconds).
 
 While the crawl runs, the index is flushed every :data:`FLUSH_INTERVAL` seconds (or its own
-``commit_interval``) on the reactor, so an idle crawl neither keeps SQLite's write lock (other
-processes would wait, then fail with "database is locked") nor leaves old fingerprints
-uncommitted (lost if the process is killed).
+``commit_interval``), so an idle crawl neither keeps SQLite's write lock (other processes would
+wait, then fail with "database is locked") nor leaves old fingerprints uncommitted (lost if the
+process is killed).
+
+An SQLite or Redis index is opened, called, flushed and closed in a thread of its own, each call
+awaited for at most ``SIMHASH_INDEX_TIMEOUT``, behind a circuit breaker
+(:mod:`scrapy_simhash.crawl.indexcalls`): a slow or absent index never stops the reactor. The
+decision logic is written once, as *steps*: generators that yield each index call as
+``(operation, function, args)`` and receive its answer; :meth:`Deduplicator.decide` runs them
+as they come, :meth:`Deduplicator.decide_off_reactor` awaits each one from the index's thread.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +40,12 @@ from scrapy.exceptions import CloseSpider
 from twisted.internet.defer import CancelledError as DeferredCancelled
 
 from scrapy_simhash import evidence as ev
+from scrapy_simhash.crawl.indexcalls import (
+    IndexBreakerOpen,
+    IndexCalls,
+    IndexTimeout,
+    opens_breaker,
+)
 from scrapy_simhash.crawl.report import CrawlSession
 from scrapy_simhash.crawl.settings import (
     SimhashConfig,
@@ -69,6 +82,10 @@ TEMPLATE_MAX_WORDS = 300
 #: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
 STOP_RETRY_SECONDS = 0.05
 STOP_ATTEMPTS = 200
+
+#: Index work written once for both ways of running it: a generator that yields each index call
+#: as ``(operation, function, args)`` and is sent the call's answer (see the module docstring).
+Steps = Generator[tuple[str, Callable[..., Any], tuple], Any, Any]
 
 
 def error_kind(error: BaseException) -> str:
@@ -171,6 +188,14 @@ class Deduplicator:
         self.evidence = EvidenceStore(self)
         self.templates = Templates(self)
         self._warned_withdraw = False
+        #: The index's thread, deadline and breaker; None: the index is called inline.
+        self.calls = IndexCalls.of(crawler, config)
+
+    @property
+    def offloaded(self) -> bool:
+        """Whether decisions await the index's thread (:meth:`check_in_order`, not
+        :meth:`check`, keeps the reactor free)."""
+        return self.calls is not None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -185,9 +210,10 @@ class Deduplicator:
             self._stopping = True  # and is stopping the crawl: no second try, no second wait
             return
         try:
-            self.index = self.detector.open_index(
-                self.config.index_uri, namespace=self.namespace, **self.config.index_options
-            )
+            if self.calls is None:
+                self.index = self._open_index()
+            else:  # in the thread that will call it (SQLite ties a connection to its thread)
+                self.index = self.calls.open(self.namespace, self._open_index)
         except IndexParameterMismatch as error:
             self.session.index_unusable = True
             logger.error(
@@ -212,12 +238,23 @@ class Deduplicator:
             )
             self._stop()
             return
-        self.stats.set_value(f"simhash/index/{self.namespace}/size", len(self.index))
+        self.stats.set_value(f"simhash/index/{self.namespace}/size", self._call(len, self.index))
         self._start_flusher()
         if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
             self._stop(REPORT_STOP_REASON)
             return
         self.start_up_failed = False
+
+    def _open_index(self) -> NearDuplicateIndex:
+        return self.detector.open_index(
+            self.config.index_uri, namespace=self.namespace, **self.config.index_options
+        )
+
+    def _call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` now: inline, or in the index's thread (waited for)."""
+        if self.calls is None:
+            return function(*args)
+        return self.calls.run_blocking(function, *args)
 
     def drop_while_stopping(self) -> str:
         """Count a page or item that reached a component that could not start while the crawl
@@ -235,7 +272,8 @@ class Deduplicator:
         interval = getattr(self.index, "commit_interval", None)
         if not isinstance(interval, (int, float)) or interval <= 0:
             interval = FLUSH_INTERVAL
-        self._flusher = task.LoopingCall(self.flush)
+        flush = self.flush if self.calls is None else self._flush_off_reactor
+        self._flusher = task.LoopingCall(flush)
         self._flusher.start(float(interval), now=False).addErrback(lambda failure: None)
 
     def flush(self) -> None:
@@ -243,12 +281,36 @@ class Deduplicator:
         if self.index is None:
             return
         try:
-            self.index.flush()
+            self._call(self.index.flush)
         except Exception as error:
             self._index_error("flush", error)
 
+    def _flush_off_reactor(self) -> Any:
+        """The timer's flush in the index's thread: a Deferred (the timer waits for it), or
+        nothing while the breaker keeps the index uncalled."""
+        calls = self.calls
+        admitted, probe = calls.admit()
+        if self.index is None or not admitted:
+            return None
+        flushed = calls.call("flush", self.index.flush)
+        flushed.addCallbacks(lambda _: calls.succeeded(probe),
+                             lambda failure: self._call_failed("flush", probe, failure.value))
+        return flushed
+
+    def _call_failed(self, operation: str, probe: bool, error: BaseException) -> None:
+        """An index call off the reactor failed: tell the breaker; count and log it as an index
+        error of ``operation`` (``""``: the caller does)."""
+        if opens_breaker(error):
+            self.calls.failed(probe, error)
+        else:  # the index answered: about this call's arguments
+            self.calls.succeeded(probe)
+        if operation and isinstance(error, Exception):
+            self._index_error(operation, error)
+
     def close(self) -> None:
         """Flush and close the index (at spider_closed), record its size, end the session."""
+        from scrapy_simhash.index.base import mask_password
+
         if self._closed:
             return
         self._closed = True
@@ -257,7 +319,17 @@ class Deduplicator:
         self._flusher = None
         index = self.index
         try:
-            if index is not None:
+            if index is not None and self.calls is not None:
+                try:
+                    self._close_off_reactor(index)
+                except IndexTimeout as error:  # (no breaker line says this one)
+                    self.stats.inc_value("simhash/index/errors")
+                    logger.error(
+                        "Simhash: the index at SIMHASH_INDEX_URI=%r was not closed: %s; its "
+                        "writes since the last flush may be lost", mask_password(
+                            self.config.index_uri), error, extra={"crawler": self.crawler},
+                    )
+            elif index is not None:
                 self.flush()  # first, so the size is what the index keeps
                 try:
                     self.stats.set_value(f"simhash/index/{self.namespace}/size", len(index))
@@ -269,6 +341,14 @@ class Deduplicator:
         finally:
             self.index = None
             self.session.component_closed(self.namespace)
+
+    def _close_off_reactor(self, index: NearDuplicateIndex) -> None:
+        """Flush, size and close in the index's thread; its errors are counted here."""
+        size, errors = self.calls.close(self.namespace, lambda: _finish(index))
+        if size is not None:
+            self.stats.set_value(f"simhash/index/{self.namespace}/size", size)
+        for operation, error in errors:
+            self._index_error(operation, error)
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -284,7 +364,8 @@ class Deduplicator:
 
     def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
         """Compute the signature with ``compute`` and check-and-add it under ``key`` (``retry``:
-        see :meth:`decide`)."""
+        see :meth:`decide`). With an index in a thread of its own (:attr:`offloaded`) this
+        waits for it, without a deadline: the crawl's components use :meth:`check_in_order`."""
         started = time.perf_counter()
         try:
             fingerprint = compute()
@@ -337,6 +418,8 @@ class Deduplicator:
             await self.order.wait(ticket)
             if failure is not None:
                 return self.signature_failed(key, failure[0], seconds, reason=failure[1])
+            if self.calls is not None:
+                return await self.decide_off_reactor(key, signature, seconds, retry=retry)
             return self.decide(key, signature, seconds, retry=retry)
         finally:
             self.order.release(ticket)
@@ -363,24 +446,97 @@ class Deduplicator:
         (Scrapy's ``retry_times``), so a match stored under ``key`` itself is that attempt:
         kept (``kept/retry``), not added.
         """
-        from scrapy_simhash.detectors import Signed
-
-        signed = fingerprint if isinstance(fingerprint, Signed) else Signed(fingerprint)
-        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
+        signed = self._signed(fingerprint, seconds)
         if signed.signature is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")
         started = time.perf_counter()
         try:
-            if self.index is None:
-                raise RuntimeError("the index is not open (see the first simhash error)")
-            match = self._check_and_add(key, signed)
+            match = self._run(self._check_and_add(key, signed))
         except Exception as error:
             return self._decide_on_index_error(key, signed.signature, error)
         finally:
             elapsed = time.perf_counter() - started
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
-        signature = signed.signature
+        return self._outcome(key, signed.signature, match, retry)
+
+    async def decide_off_reactor(
+        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
+    ) -> Outcome:
+        """:meth:`decide` awaiting each index call from the index's thread, for at most
+        ``SIMHASH_INDEX_TIMEOUT``; while the breaker is open, decided by
+        ``SIMHASH_ON_INDEX_ERROR`` at once. A call given up is never sent again (it may have
+        been applied), and its page is decided once, by the policy."""
+        signed = self._signed(fingerprint, seconds)
+        if signed.signature is None:
+            return self.skip("too_short")
+        self.stats.inc_value(f"{self._prefix}checked")
+        if self.index is None:
+            error = RuntimeError("the index is not open (see the first simhash error)")
+            return self._decide_on_index_error(key, signed.signature, error)
+        calls = self.calls
+        admitted, probe = calls.admit()
+        if not admitted:
+            calls.decided_while_open(self.namespace)
+            return self._decide_by_policy(key, signed.signature)
+        started = time.perf_counter()
+        try:
+            match = await self._run_off_reactor(self._check_and_add(key, signed))
+        except DeferredCancelled:
+            calls.abandoned(probe)
+            raise
+        except Exception as error:
+            self._call_failed("", probe, error)
+            return self._decide_on_index_error(key, signed.signature, error)
+        except BaseException:  # asyncio's CancelledError: the check was given up
+            calls.abandoned(probe)
+            raise
+        finally:
+            elapsed = time.perf_counter() - started
+            self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
+        calls.succeeded(probe)
+        return self._outcome(key, signed.signature, match, retry)
+
+    def _signed(self, fingerprint: Any, seconds: float) -> Any:
+        from scrapy_simhash.detectors import Signed
+
+        self.stats.inc_value(f"simhash/time/{self.namespace}/fingerprint", seconds)
+        return fingerprint if isinstance(fingerprint, Signed) else Signed(fingerprint)
+
+    def _run(self, steps: Steps) -> Any:
+        """Run ``steps`` calling the index as they come (in its thread, waited for, when it
+        has one); their result."""
+        if self.index is None:
+            steps.close()
+            raise RuntimeError("the index is not open (see the first simhash error)")
+        try:
+            call = next(steps)
+            while True:
+                _, function, args = call
+                call = steps.send(self._call(function, *args))
+        except StopIteration as done:
+            return done.value
+        finally:
+            steps.close()
+
+    async def _run_off_reactor(self, steps: Steps) -> Any:
+        """Run ``steps`` awaiting each index call from the index's thread; their result."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+
+        try:
+            call = next(steps)
+            while True:
+                operation, function, args = call
+                answer = await maybe_deferred_to_future(
+                    self.calls.call(operation, function, *args))
+                call = steps.send(answer)
+        except StopIteration as done:
+            return done.value
+        finally:
+            steps.close()
+
+    def _outcome(self, key: str, signature: Any, match: Match | None, retry: bool) -> Outcome:
+        """Count and report the decision the index's answer ``match`` makes."""
         if match is None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"simhash/index/{self.namespace}/size")
@@ -406,8 +562,8 @@ class Deduplicator:
             )
         return Outcome(DROPPED, fingerprint=signature, match=match)
 
-    def _check_and_add(self, key: str, signed: Any) -> Match | None:
-        """The stored page that ``signed`` duplicates, or None after storing it.
+    def _check_and_add(self, key: str, signed: Any) -> Steps:
+        """Steps: the stored page that ``signed`` duplicates, or None after storing it.
 
         The index's own check-and-add comes first: it stores a page that has no candidate at
         all in one step (under SQLite's write lock, in one Redis script), so two processes never
@@ -415,20 +571,19 @@ class Deduplicator:
         other candidate is confirmed, the page is stored beside them."""
         index = self.index
         signature, evidence = signed.signature, signed.evidence
-        nearest = index.check_and_add(key, signature)
+        nearest = yield "check_and_add", index.check_and_add, (key, signature)
         if nearest is not None:
-            duplicate = self._confirmed(key, nearest, signature, evidence)
+            duplicate = yield from self._confirmed(key, nearest, signature, evidence)
             if duplicate is not None:
                 return duplicate
-            index.add(key, signature)
+            yield "add", index.add, (key, signature)
         if evidence is not None:
-            self.evidence.put(key, evidence)
+            yield from self.evidence.put(key, evidence)
         return None
 
-    def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any
-                   ) -> Match | None:
-        """The candidate the evidence confirms (the nearest first, then the others within the
-        threshold), or None; counts why none was."""
+    def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any) -> Steps:
+        """Steps: the candidate the evidence confirms (the nearest first, then the others within
+        the threshold), or None; counts why none was."""
         templates = self.templates
         if templates.is_template(nearest.key):
             self.stats.inc_value(f"{self._prefix}kept/template")
@@ -437,14 +592,15 @@ class Deduplicator:
             return templates.matched(nearest, None)
         candidates = [nearest]
         if hasattr(self.index, "query"):  # (an index class of the user's own may only check)
+            found = yield "query", self.index.query, (signature,)
             candidates += [
-                m for m in self.index.query(signature)[:MAX_CONFIRMED_CANDIDATES]
+                m for m in found[:MAX_CONFIRMED_CANDIDATES]
                 if (m.key, m.fingerprint) != (nearest.key, nearest.fingerprint)
             ]
         if any(templates.is_template(m.key) for m in candidates):
             self.stats.inc_value(f"{self._prefix}kept/template")
             return None
-        stored = self.evidence.get([m.key for m in candidates])
+        stored = yield from self.evidence.get([m.key for m in candidates])
         for candidate, found in zip(candidates, stored, strict=True):
             same_site = ev.same_site(key, candidate.key)
             if found is not None and self.detector.confirms(evidence, found, same_site):
@@ -460,12 +616,51 @@ class Deduplicator:
             return False
         remove = getattr(self.index, "remove", None)
         try:
-            removed = bool(remove(key, fingerprint)) if remove is not None else None
+            removed = bool(self._call(remove, key, fingerprint)) if remove is not None else None
         except NotImplementedError:  # an index class of the user's own
             removed = None
         except Exception as error:
             self._index_error("remove", error)
             return False
+        return self._withdrawn(key, removed)
+
+    async def withdraw_in_order(self, key: str, fingerprint: Any) -> bool:
+        """:meth:`withdraw` from the index's thread, between two decisions: after every check
+        that began before it (they may still drop pages against ``key``), before the later
+        ones. While the breaker is open the page stays in the index (counted as an error)."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+
+        ticket = self.order.ticket()
+        try:
+            await self.order.wait(ticket)
+            if self.index is None:
+                return False
+            admitted, probe = self.calls.admit()
+            if not admitted:
+                self._index_error("remove", IndexBreakerOpen(
+                    "not called: the index failed or did not answer lately"))
+                return False
+            remove = getattr(self.index, "remove", None)
+            try:
+                removed = None if remove is None else bool(await maybe_deferred_to_future(
+                    self.calls.call("remove", remove, key, fingerprint)))
+            except NotImplementedError:
+                removed = None
+            except DeferredCancelled:
+                self.calls.abandoned(probe)
+                raise
+            except Exception as error:
+                self._call_failed("remove", probe, error)
+                return False
+            except BaseException:  # asyncio's CancelledError
+                self.calls.abandoned(probe)
+                raise
+            self.calls.succeeded(probe)
+            return self._withdrawn(key, removed)
+        finally:
+            self.order.release(ticket)
+
+    def _withdrawn(self, key: str, removed: bool | None) -> bool:
         if removed is None:
             self._warn_once_cannot_withdraw()
         self.evidence.forget(key)
@@ -489,6 +684,10 @@ class Deduplicator:
 
     def _decide_on_index_error(self, key: str, fingerprint: Any, error: Exception) -> Outcome:
         self._index_error("check_and_add", error)
+        return self._decide_by_policy(key, fingerprint)
+
+    def _decide_by_policy(self, key: str, fingerprint: Any) -> Outcome:
+        """Keep or drop, unchecked, by ``SIMHASH_ON_INDEX_ERROR``."""
         policy = self.config.on_index_error
         if policy != "drop":  # "keep", or "stop" (the crawl stops; what was checked is kept)
             self.stats.inc_value(f"{self._prefix}kept")
@@ -503,7 +702,8 @@ class Deduplicator:
         self.stats.inc_value("simhash/index/errors")
         from scrapy_simhash.index.base import mask_password
 
-        self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
+        if not isinstance(error, IndexTimeout):  # (the breaker said it, when it opened)
+            self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
         if self.config.on_index_error == "stop":
             self._stop()
 
@@ -569,18 +769,20 @@ class EvidenceStore:
     def _in_index(self) -> bool:
         return bool(getattr(self._dedup.index, "supports_evidence", False))
 
-    def put(self, key: str, evidence: Any) -> None:
+    def put(self, key: str, evidence: Any) -> Steps:
+        """Steps: store ``key``'s evidence."""
         if self._in_index():
-            self._dedup.index.put_evidence(key, evidence.to_bytes())
+            yield "put_evidence", self._dedup.index.put_evidence, (key, evidence.to_bytes())
         else:
             self._local[key] = evidence
 
-    def get(self, keys: list[str]) -> list[Any]:
+    def get(self, keys: list[str]) -> Steps:
+        """Steps: the evidence stored for each of ``keys`` (None where there is none)."""
         if not self._in_index():
             return [self._local.get(key) for key in keys]
         from scrapy_simhash.evidence import Evidence
 
-        found = self._dedup.index.get_evidence(keys)
+        found = yield "get_evidence", self._dedup.index.get_evidence, (keys,)
         return [None if data is None else Evidence.from_bytes(data) for data in found]
 
     def forget(self, key: str) -> bool:
@@ -629,6 +831,22 @@ class Templates:
         for listener in self.listeners:
             listener(match.key)
         return None
+
+
+def _finish(index: NearDuplicateIndex) -> tuple[int | None, list[tuple[str, Exception]]]:
+    """In the index's thread, at the crawl's end: flush, size and close the index; the size,
+    and the errors (operation, error) to count on the reactor."""
+    errors: list[tuple[str, Exception]] = []
+    size = None
+    for operation in ("flush", "size", "close"):
+        try:
+            if operation == "size":
+                size = len(index)
+            else:
+                getattr(index, operation)()
+        except Exception as error:
+            errors.append((operation, error))
+    return size, errors
 
 
 def _template_like(evidence: Any) -> bool:

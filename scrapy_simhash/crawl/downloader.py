@@ -228,6 +228,12 @@ class SimhashDownloaderMiddleware(DedupComponent):
 
     def _withdraw(self, key: str, fingerprint: Any) -> None:
         if isinstance(fingerprint, int) and self.dedup.detector.name == "simhash":
+            if self.dedup.offloaded:  # fetched again once out of the index
+                from scrapy.utils.defer import deferred_from_coro
+
+                withdrawn = deferred_from_coro(self.dedup.withdraw_in_order(key, fingerprint))
+                withdrawn.addBoth(lambda _: self._fetch_again(key))
+                return
             self.dedup.withdraw(key, fingerprint)
         self._fetch_again(key)
 
@@ -267,7 +273,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             return response
-        if self.workers is not None:
+        if self.workers is not None or self.dedup.offloaded:
             return self._check_with_workers(request, response)
         outcome = self.dedup.check(
             response.url, lambda: self._signature(response), retry=_is_retry(request)
@@ -278,7 +284,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
         offloaded = None
-        if workers.available and workers.has_room(len(response.body)):
+        if workers is not None and workers.available and workers.has_room(len(response.body)):
             offloaded = workers.submit_page(response)
         outcome = await self.dedup.check_in_order(
             response.url, self._signature, response, offloaded, retry=_is_retry(request)

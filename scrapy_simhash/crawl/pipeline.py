@@ -106,7 +106,7 @@ class SimhashPipeline(DedupComponent):
             if not self._warned_fields and not any(name in adapter for name in self.fields):
                 self._warn_fields(adapter)
             return item
-        if self.workers is not None:
+        if self.workers is not None or self.dedup.offloaded:
             return self._check_with_workers(item, key, text)
         return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
 
@@ -114,7 +114,7 @@ class SimhashPipeline(DedupComponent):
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
         offloaded = None
-        if workers.available and workers.has_room():
+        if workers is not None and workers.available and workers.has_room():
             offloaded = workers.submit_text(text)
         outcome = await self.dedup.check_in_order(key, self._signature, text, offloaded)
         return self._apply(item, key, outcome)

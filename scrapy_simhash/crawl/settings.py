@@ -54,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "SIMHASH_MAX_BODY_SIZE": 10 * 1024 * 1024,
     "SIMHASH_WORKERS": "auto",
     "SIMHASH_WORKER_TIMEOUT": 60.0,
+    "SIMHASH_INDEX_TIMEOUT": None,  # by backend: see indexcalls.default_timeout
 }
 
 #: Fingerprinter keyword argument -> the setting that holds it.
@@ -101,6 +102,10 @@ class SimhashConfig:
     max_body_size: int = DEFAULTS["SIMHASH_MAX_BODY_SIZE"]
     workers: int | str = DEFAULTS["SIMHASH_WORKERS"]  # a count, or "auto"; 0: inline
     worker_timeout: float = DEFAULTS["SIMHASH_WORKER_TIMEOUT"]
+    #: Seconds an SQLite or Redis index call may take before its page is decided without it
+    #: (``SIMHASH_ON_INDEX_ERROR``); 0: the calls run on the reactor thread, as they return;
+    #: None: the backend's default.
+    index_timeout: float | None = DEFAULTS["SIMHASH_INDEX_TIMEOUT"]
 
 
 def _raw(settings: BaseSettings, name: str) -> Any:
@@ -271,6 +276,24 @@ def read_positive_float(settings: BaseSettings, name: str) -> float:
     return number
 
 
+def read_index_timeout(settings: BaseSettings) -> float | None:
+    """``SIMHASH_INDEX_TIMEOUT``: seconds >= 0 (0: index calls on the reactor thread), or None
+    (the backend's default)."""
+    name = "SIMHASH_INDEX_TIMEOUT"
+    value = _raw(settings, name)
+    if value is None or value == "":
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if isinstance(value, bool) or not 0 <= number < float("inf"):
+        raise SimhashSettingError(
+            name, value, "expected a number of seconds >= 0 (0: call the index on the reactor)"
+        )
+    return number
+
+
 def read_report_file(settings: BaseSettings) -> str | None:
     """A local path or ``file://`` URI, which may name ``%(name)s`` (the spider's name),
     ``%(time)s`` or another spider attribute, as Scrapy's ``FEEDS`` do."""
@@ -333,6 +356,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         or DEFAULTS["SIMHASH_MAX_BODY_SIZE"],
         workers=read_workers(settings),
         worker_timeout=read_positive_float(settings, "SIMHASH_WORKER_TIMEOUT"),
+        index_timeout=read_index_timeout(settings),
     )
 
 

@@ -1,14 +1,23 @@
-"""DecisionOrder: with worker processes, decisions follow the order the checks began."""
+"""DecisionOrder: with worker processes, decisions follow the order the checks began; the
+index's calls off the reactor: its thread, deadline and circuit breaker."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 import sys
+import threading
 
 import pytest
+from scrapy import Spider
 
 from scrapy_simhash.crawl.dedup import DecisionOrder, error_kind
+from scrapy_simhash.crawl.indexcalls import (
+    CircuitBreaker,
+    IndexLane,
+    IndexTimeout,
+    opens_breaker,
+)
 from scrapy_simhash.index.base import NearDuplicateIndexError
 
 
@@ -139,3 +148,263 @@ def test_a_check_cancelled_on_a_twisted_reactor_is_cancelled_not_a_signature_err
         dedup.check_in_order("http://a.test/2", lambda subject: 1 << 70, "page"))
     assert later.result.action == "kept"
     dedup.close()
+
+
+# -- index calls off the reactor (scrapy_simhash.crawl.indexcalls) -------------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_breaker_opens_on_a_failure_and_lets_one_probe_through_after_the_cool_down():
+    clock = _Clock()
+    breaker = CircuitBreaker(cooldown=1.0, max_cooldown=4.0, clock=clock)
+    assert breaker.admit() == (True, False)
+    assert breaker.failed(probe=False) is True  # opened
+    assert breaker.failed(probe=False) is False  # a call admitted before it opened: no news
+    assert breaker.admit() == (False, False)
+    clock.now += 1.0
+    assert breaker.admit() == (True, True)  # the probe
+    assert breaker.admit() == (False, False)  # one at a time
+    assert breaker.failed(probe=True) is False  # still open, for twice as long
+    clock.now += 1.5
+    assert breaker.admit() == (False, False)
+    clock.now += 0.5
+    assert breaker.admit() == (True, True)
+    breaker.failed(probe=True)
+    clock.now += 4.0  # capped at max_cooldown
+    assert breaker.admit() == (True, True)
+    assert breaker.succeeded(probe=True) is True  # closed
+    assert breaker.admit() == (True, False)
+    breaker.failed(probe=False)
+    assert breaker.retry_at == clock.now + 1.0  # the cool-down starts over
+
+
+def test_only_the_probe_closes_the_breaker():
+    clock = _Clock()
+    breaker = CircuitBreaker(clock=clock)
+    breaker.failed(probe=False)
+    assert breaker.succeeded(probe=False) is False  # admitted before it opened
+    assert breaker.state == CircuitBreaker.OPEN
+    assert breaker.succeeded(probe=True) is False  # not half-open: no probe was let through
+    assert breaker.state == CircuitBreaker.OPEN
+
+
+def test_errors_about_one_call_do_not_open_the_breaker():
+    assert opens_breaker(NearDuplicateIndexError("Redis unreachable"))
+    assert opens_breaker(sqlite3.OperationalError("database is locked"))
+    assert opens_breaker(IndexTimeout("check_and_add", 1.0, started=True))
+    assert not opens_breaker(ValueError("key must be at most 65535 bytes"))
+
+
+def test_a_lane_runs_calls_in_order_and_never_runs_one_cancelled_before_it_started():
+    lane = IndexLane()
+    release, ran = threading.Event(), []
+    try:
+        blocker = lane.submit(release.wait)
+        first = lane.submit(ran.append, "first")
+        cancelled = lane.submit(ran.append, "cancelled")
+        last = lane.submit(ran.append, "last")
+        assert cancelled.cancel()
+        release.set()
+        assert blocker.result(timeout=10) is True
+        last.result(timeout=10)
+        assert first.done() and ran == ["first", "last"]
+    finally:
+        release.set()
+        lane.stop()
+
+
+def _offloaded(db, timeout: float = 0.2, **settings):
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_simhash.crawl.dedup import Deduplicator
+    from scrapy_simhash.crawl.settings import build_detector, load_config
+
+    crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, "SIMHASH_INDEX_URI": f"sqlite:///{db}",
+                                   "SIMHASH_INDEX_TIMEOUT": timeout, **settings})
+    config = load_config(crawler.settings)
+    dedup = Deduplicator(crawler, config, build_detector(config), "pages")
+    dedup.open()
+    return dedup
+
+
+#: Three 128-bit signatures far apart (the default k is 16 of 128 bits).
+FAR = [int("0123456789abcdef" * 2, 16), int("fedcba9876543210" * 2, 16), (1 << 128) - 1]
+
+
+def _decide(dedup, key: str, signature: int):
+    return _run(dedup.check_in_order(key, lambda subject: signature, None))
+
+
+def test_a_call_that_timed_out_is_never_sent_again_and_its_page_is_decided_once(tmp_path):
+    """Another connection holds the SQLite file's write lock: check_and_add waits in the index's
+    thread; the page is decided by the policy at the deadline, the breaker opens, the next page
+    is decided without a call; once the lock is gone the waiting call stores its page (once),
+    and the probe after the cool-down closes the breaker."""
+    db = tmp_path / "index.db"
+    dedup = _offloaded(db)
+    dedup._flusher.stop()  # (no flush queued behind the waiting call)
+    stats = dedup.crawler.stats
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        assert dedup.offloaded
+        holder.execute("BEGIN IMMEDIATE")
+        first = _decide(dedup, "http://a.test/1", FAR[0])
+        assert (first.action, first.reason) == ("kept", "index_error")
+        assert stats.get_value("simhash/index/timeouts") == 1
+        assert stats.get_value("simhash/index/breaker/opened") == 1
+        second = _decide(dedup, "http://a.test/2", FAR[1])
+        assert (second.action, second.reason) == ("kept", "index_error")
+        assert stats.get_value("simhash/index/breaker/decided/pages") == 1
+        assert dedup.calls.lane.backlog() == 0  # no call queued behind the waiting one
+        dedup.calls.breaker.retry_at = 0.0  # the cool-down is over, but the call still hangs:
+        assert _decide(dedup, "http://a.test/4", FAR[1]).reason == "index_error"  # no probe
+        holder.execute("ROLLBACK")
+        assert dedup._call(len, dedup.index) == 1  # the first page, stored by its late call
+        _run(asyncio.sleep(0.01))  # the reactor hears of the late answer
+        assert dedup.calls.hanging == 0
+        probe = _decide(dedup, "http://a.test/3", FAR[2])
+        assert (probe.action, probe.reason) == ("kept", None)
+        assert stats.get_value("simhash/index/breaker/closed") == 1
+        again = _decide(dedup, "http://a.test/1/print", FAR[0])  # the late call's page is there
+        assert again.dropped and again.match.key == "http://a.test/1"
+        assert stats.get_value("simhash/pages/kept/index_error") == 3
+        assert stats.get_value("simhash/index/breaker/decided/pages") == 2
+        assert stats.get_value("simhash/pages/checked") == 5
+    finally:
+        holder.close()
+        dedup.close()
+    with sqlite3.connect(db) as conn:
+        keys = sorted(key for (key,) in conn.execute("SELECT key FROM simhash_pages"))
+    assert keys == ["http://a.test/1", "http://a.test/3"]
+
+
+def test_a_call_that_cannot_start_before_its_deadline_never_runs(tmp_path):
+    dedup = _offloaded(tmp_path / "index.db")
+    release = threading.Event()
+    calls, ran = dedup.calls, []
+    try:
+        calls.lane.submit(release.wait)  # the index's thread is busy (a call hanging)
+
+        async def both():
+            from scrapy.utils.defer import maybe_deferred_to_future
+
+            try:
+                await maybe_deferred_to_future(calls.call("add", ran.append, "late"))
+            except IndexTimeout as error:
+                return error
+
+        error = _run(both())
+        assert isinstance(error, IndexTimeout) and not error.started
+        release.set()
+        calls.run_blocking(lambda: None)  # every call submitted before has been taken
+        assert ran == []
+    finally:
+        release.set()
+        dedup.close()
+
+
+def test_the_timer_flushes_in_the_index_thread_and_the_index_is_closed_there(tmp_path):
+    db = tmp_path / "index.db"
+    dedup = _offloaded(db, timeout=5)
+    try:
+        assert _decide(dedup, "http://a.test/1", FAR[0]).action == "kept"
+        flushed = dedup._flusher.f()
+        assert flushed is not None
+        _run(_wait(flushed))
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM simhash_pages").fetchone() == (1,)
+    finally:
+        dedup.close()
+    assert dedup.calls.lane is None  # its thread is told to end
+    assert dedup.crawler.stats.get_value("simhash/index/pages/size") == 1
+
+
+async def _wait(deferred):
+    from scrapy.utils.defer import maybe_deferred_to_future
+
+    return await maybe_deferred_to_future(deferred)
+
+
+@pytest.mark.parametrize("value", [-1, "soon", float("inf"), True])
+def test_a_bad_index_timeout_names_the_setting(value):
+    from scrapy.settings import Settings
+
+    from scrapy_simhash.crawl.settings import SimhashSettingError, load_config
+
+    with pytest.raises(SimhashSettingError, match="SIMHASH_INDEX_TIMEOUT"):
+        load_config(Settings({"SIMHASH_INDEX_TIMEOUT": value}))
+
+
+def test_in_process_indexes_and_a_zero_timeout_are_called_inline():
+    from scrapy.settings import Settings
+
+    from scrapy_simhash.crawl.indexcalls import call_timeout
+    from scrapy_simhash.crawl.settings import load_config
+
+    def timeout(**settings):
+        return call_timeout(load_config(Settings(settings)))
+
+    assert timeout() == 0.0  # memory://
+    assert timeout(SIMHASH_INDEX_URI="redis://127.0.0.1:1/0") == 1.0
+    assert timeout(SIMHASH_INDEX_URI="sqlite:///seen.db") == 35.0
+    assert timeout(SIMHASH_INDEX_URI="sqlite:///seen.db", SIMHASH_INDEX_TIMEOUT="2.5") == 2.5
+    assert timeout(SIMHASH_INDEX_URI="redis://127.0.0.1:1/0", SIMHASH_INDEX_TIMEOUT=0) == 0.0
+
+
+def test_a_probe_given_up_by_its_caller_frees_the_probe_s_place():
+    clock = _Clock()
+    breaker = CircuitBreaker(clock=clock)
+    breaker.failed(probe=False)
+    clock.now += 1.0
+    assert breaker.admit() == (True, True)
+    breaker.abandoned(probe=True)  # e.g. the download was cancelled meanwhile
+    assert breaker.admit() == (True, True)  # the next call probes at once
+
+
+def _articles() -> list[str]:
+    """Clusters of near-duplicate texts (a story, its copy with a changed sentence, its copy
+    with a line added) and texts of their own."""
+    import random
+
+    draw = random.Random(3)
+    words = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnp"]
+    texts = []
+    for _ in range(12):
+        story = [" ".join(draw.choice(words) for _ in range(12)) + "." for _ in range(25)]
+        texts.append(" ".join(story))
+        texts.append(" ".join([*story[:-1], "A different last sentence altogether here."]))
+        texts.append(" ".join(["Shared by a reader.", *story]))
+    draw.shuffle(texts)
+    return texts
+
+
+def test_the_index_s_thread_makes_the_decisions_the_inline_calls_make(tmp_path):
+    """The same checks, begun in one order, decided inline and from the index's thread."""
+    from scrapy_simhash.crawl.signing import text_signature
+
+    texts = _articles()
+    decisions = []
+    for mode, timeout in (("inline", 0), ("thread", 5)):
+        dedup = _offloaded(tmp_path / f"{mode}.db", timeout=timeout)
+        assert dedup.offloaded is (timeout > 0)
+
+        async def crawl(dedup=dedup):
+            return await asyncio.gather(*(
+                dedup.check_in_order(f"http://a.test/{n}",
+                                     lambda text: text_signature(dedup.detector, text), text)
+                for n, text in enumerate(texts)))
+
+        try:
+            outcomes = _run(crawl())
+        finally:
+            dedup.close()
+        decisions.append([(o.action, o.reason, o.match and o.match.key) for o in outcomes])
+    assert decisions[0] == decisions[1]
+    assert sum(action == "dropped" for action, _, _ in decisions[0]) >= 12

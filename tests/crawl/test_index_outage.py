@@ -1,0 +1,73 @@
+"""A crawl whose index freezes mid-crawl never waits on it: a real crawl of a loopback site
+(``benchmarks/index_outage.py``, which also times it beside the inline calls) while a real
+``redis-server`` (tests/redisfixture.py) is SIGSTOPped for 6 s, or while another connection
+holds an SQLite file's write lock for 6 s."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from redisfixture import start_or_skip
+
+from benchmarks.index_outage import (
+    crawl_with_a_freeze,
+    received_while_frozen,
+    sigstopped,
+    write_locked,
+)
+
+PAGES = 60
+FREEZE_AFTER = 10  # requests served before Redis is frozen
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test's own: it is frozen, which the session's must not be."""
+    server = start_or_skip(tmp_path / "redis")
+    yield server
+    server.stop()
+
+
+@pytest.mark.timeout(45)  # a crawl of ~15 s, plus its start-up
+def test_a_frozen_redis_never_stalls_the_crawl_and_every_page_arrives(own_redis):
+    result = crawl_with_a_freeze(
+        f"{own_redis.url}?prefix=outage", partial(sigstopped, own_redis.process.pid),
+        pages=PAGES, delay=0.25, freeze_after=FREEZE_AFTER, freeze=6.0,
+    )
+    assert_never_stalled(result)
+
+
+@pytest.mark.timeout(45)  # a crawl of ~15 s, plus its start-up
+def test_a_locked_sqlite_file_never_stalls_the_crawl_and_every_page_arrives(tmp_path):
+    """Another process holds the file's write lock for 6 s (SQLite's own wait, 30 s, is longer
+    than the deadline asked for here)."""
+    db = tmp_path / "index.db"
+    result = crawl_with_a_freeze(
+        f"sqlite:///{db}", partial(write_locked, db), pages=PAGES, delay=0.25,
+        freeze_after=FREEZE_AFTER, freeze=6.0, settings={"SIMHASH_INDEX_TIMEOUT": 1},
+    )
+    assert_never_stalled(result)
+
+
+def assert_never_stalled(result: dict) -> None:
+    assert result["returncode"] == 0, result["log"][-3000:]
+    stats = result["stats"]
+    # the reactor kept serving: no beat of the 0.1 s heartbeat came a second late
+    assert result["largest_gap"] < 1.0
+    assert received_while_frozen(result) >= 10  # downloads and callbacks went on meanwhile
+    assert len(result["received"]) == PAGES  # SIMHASH_ON_INDEX_ERROR="keep": every page
+    assert stats["finish_reason"] == "finished"
+    assert stats["simhash/pages/checked"] == PAGES
+    assert stats["simhash/index/timeouts"] >= 1
+    assert stats["simhash/index/breaker/opened"] == 1
+    assert stats["simhash/index/breaker/closed"] == 1  # it answered again before the end
+    decided = stats["simhash/index/breaker/decided/pages"]
+    assert decided >= 5
+    assert stats["simhash/pages/kept/index_error"] >= decided
+    # at most FREEZE_AFTER pages were decided before the freeze: others were after it
+    assert stats["simhash/pages/kept"] - stats["simhash/pages/kept/index_error"] > FREEZE_AFTER
+    log = result["log"]
+    assert log.count("answers again after") == 1  # one line when it closed
+    assert log.count("until it answers again") == 1  # one line when it opened
+    assert "Traceback" not in log
