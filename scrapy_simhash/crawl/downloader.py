@@ -38,6 +38,7 @@ spider's callback then reuses.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,9 @@ META_RULE_CHECK = "simhash_url_rule_check"
 #: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
 HELD_PER_PAGE = 32
 HELD_TOTAL = 100_000
+#: Seconds the reactor waits at most for one call of the URL rules' store (a site's first page, a
+#: write-back every few seconds); past it the store fails and the rules stay in memory.
+RULE_STORE_TIMEOUT = 1.0
 
 
 def mark_not_content(response: Response) -> None:
@@ -160,10 +164,13 @@ class SimhashDownloaderMiddleware(DedupComponent):
 
     def _open_rule_store(self, rules: UrlRules) -> None:
         """Read and write the rules beside a persistent index; without it, in memory only."""
+        calls = self.dedup.calls
         try:
             self.rule_store = open_store(
                 self.config.index_uri, self.namespace, self.config.index_options, rules,
                 on_error=self._rule_store_failed, on_loaded=self._rule_loaded,
+                **({} if calls is None else {"run": functools.partial(
+                    calls.run_blocking, timeout=min(calls.timeout, RULE_STORE_TIMEOUT))}),
             )
         except Exception as error:
             self._rule_store_failed(error)

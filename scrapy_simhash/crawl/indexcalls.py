@@ -298,11 +298,19 @@ class IndexCalls:
             LANES.release(self.uri)
             self.lane = None
 
-    def run_blocking(self, function: Callable[..., Any], *args: Any) -> Any:
-        """``function(*args)`` in the lane, waited for (for callers that cannot await)."""
+    def run_blocking(
+        self, function: Callable[..., Any], *args: Any, timeout: float | None = None
+    ) -> Any:
+        """``function(*args)`` in the lane, waited for (for callers that cannot await); at most
+        ``timeout`` seconds when given (then :class:`IndexTimeout`, the call left running)."""
         if self.lane is None:
             raise RuntimeError("the index is not open (see the first simhash error)")
-        return self.lane.submit(function, *args).result()
+        future = self.lane.submit(function, *args)
+        try:
+            return future.result(timeout=timeout)
+        except concurrent.futures.TimeoutError:
+            name = getattr(function, "__name__", "call")
+            raise IndexTimeout(name, timeout or 0.0, started=not future.cancel()) from None
 
     # -- calls from the reactor ----------------------------------------------------------------
 

@@ -244,18 +244,50 @@ class RuleStore:
             self.on_error(error)
 
 
+#: Runs ``function(*args)`` where the index lives and returns its result (or raises).
+Runner = Callable[..., Any]
+
+
+def _call_here(function: Callable[..., Any], *args: Any) -> Any:
+    return function(*args)
+
+
+class _RunThrough:
+    """The companion index's calls made through ``run``: in the thread the crawl's index lives
+    in (SQLite ties a connection to its thread, and indexes on one file share it), each with a
+    deadline, so a frozen index holds the reactor for one deadline, after which the store fails
+    and the rules stay in memory."""
+
+    def __init__(self, index: Any, run: Runner) -> None:
+        self._index, self._run = index, run
+
+    def get_evidence(self, keys: list[str]) -> list[bytes | None]:
+        return self._run(self._index.get_evidence, keys)
+
+    def put_evidence(self, key: str, value: bytes) -> None:
+        self._run(self._index.put_evidence, key, value)
+
+    def flush(self) -> None:
+        self._run(self._index.flush)
+
+    def close(self) -> None:
+        self._run(self._index.close)
+
+
 def open_store(
-    uri: str, namespace: str, options: Mapping[str, Any], rules: UrlRules, **kwargs: Any
+    uri: str, namespace: str, options: Mapping[str, Any], rules: UrlRules, *,
+    run: Runner = _call_here, **kwargs: Any
 ) -> RuleStore | None:
     """The store of ``rules`` beside the index at ``uri`` (None for an index that does not
-    outlive the crawl); raises what opening the companion namespace raises."""
+    outlive the crawl); raises what opening the companion namespace raises. ``run`` makes each
+    index call (by default here and now)."""
     if not is_persistent(uri):
         return None
     from scrapy_simhash.index import open_index
 
-    index = open_index(uri, namespace=companion_namespace(namespace),
-                       params={"url_rules_format": FORMAT}, **dict(options))
+    index = run(lambda: open_index(uri, namespace=companion_namespace(namespace),
+                                   params={"url_rules_format": FORMAT}, **dict(options)))
     if not getattr(index, "supports_evidence", False):
-        index.close()
+        run(index.close)
         raise TypeError(f"{type(index).__name__} keeps no values beside its fingerprints")
-    return RuleStore(index, rules, **kwargs)
+    return RuleStore(index if run is _call_here else _RunThrough(index, run), rules, **kwargs)

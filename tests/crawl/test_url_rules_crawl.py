@@ -141,14 +141,15 @@ def test_a_second_crawl_with_the_same_index_skips_from_its_first_requests(
                 and path.startswith("/news/")}
     assert articles <= {same.get(path, path) for path in _received(second, site)}
     variants = sum(1 for path, target in same.items() if path != target)
-    # from its first requests on, a page already requested is downloaded again under another
-    # URL only to check a rule (one request in ten a rule would skip), or when both URLs were
-    # in flight at once (4 concurrent requests)
+    # from its first requests on, a variant of a page already requested is downloaded only to
+    # check a rule (one request in ten a rule would skip), or when both URLs were in flight at
+    # once (4 concurrent requests); a variant requested before its page cannot be skipped (a
+    # rule only skips onto a URL already fetched)
     seen: set[str] = set()
     again = 0
     for path in site.requested:
-        again += same.get(path, path) in seen
-        seen.add(same.get(path, path))
+        again += path != same.get(path, path) and same.get(path, path) in seen
+        seen.add(path)
     checks = second.stats["simhash/urls/checked"]
     assert again <= checks + 2 and checks <= 0.2 * variants, (again, checks)
     assert second.stats["simhash/urls/skipped"] >= 0.8 * variants
