@@ -102,6 +102,8 @@ class RefusedStart:
         crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled,
                                 weak=False)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened, weak=False)
+        # (Scrapy 2.13 may find the spider idle first: closed with this reason, not "finished")
+        crawler.signals.connect(self._spider_idle, signal=signals.spider_idle, weak=False)
 
     @classmethod
     def of(cls, crawler: Crawler, error: SimhashSettingError) -> RefusedStart:
@@ -114,6 +116,9 @@ class RefusedStart:
 
     def _request_scheduled(self, request: Any = None, spider: Any = None) -> None:
         raise IgnoreRequest  # the engine drops it quietly: nothing is fetched
+
+    def _spider_idle(self, spider: Any = None) -> None:
+        raise CloseSpider(SETTING_STOP_REASON)
 
     def _spider_opened(self, spider: Any = None) -> None:
         try:

@@ -246,4 +246,5 @@ def test_a_bad_value_stops_the_crawl_with_one_line_and_no_traceback(
     errors = [line for line in result.log.splitlines() if " ERROR: " in line]
     assert len(errors) == 1, result.log[-3000:]
     assert named in errors[0] and ("expected" in errors[0] or "allowed" in errors[0])
+    assert "Spider closed (simhash_setting_error)" in result.log
     assert result.requested == [] and result.items == []  # nothing fetched, nothing passed on
