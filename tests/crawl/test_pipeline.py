@@ -264,7 +264,7 @@ def test_an_item_holding_its_whole_page_is_checked_by_its_main_text(
 
 
 def test_main_text_of_whole_page_items_can_be_turned_off(site_with_a_shop, tmp_path):
-    result, paths = _crawl_whole_pages(site_with_a_shop, tmp_path, "text",
-                                       SIMHASH_ITEM_MAIN_TEXT=False)
+    result, _ = _crawl_whole_pages(site_with_a_shop, tmp_path, "text",
+                                   SIMHASH_ITEM_MAIN_TEXT=False)
     assert result.report == []  # the copy's whole text is too far from the first's: kept
     assert "simhash/items/as_page" not in result.stats
