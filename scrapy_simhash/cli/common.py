@@ -21,6 +21,15 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so that it stops as on Ctrl-C: temporary files
+    removed, worker processes ended, a SQLite index left as it was."""
+
+
+def raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
 # ----------------------------------------------------------------------------- detectors
 
 
@@ -80,6 +89,8 @@ def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
     queue lock would make ``Pool.terminate`` wait for it forever)."""
     global _WORKER_DETECTOR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # (the parent's SIGTERM handler is inherited: Pool.terminate() ends workers by SIGTERM)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from scrapy_simhash.detectors import get_detector
 
     _WORKER_DETECTOR = get_detector(algorithm, **options)

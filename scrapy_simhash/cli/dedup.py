@@ -426,7 +426,7 @@ def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
 
 def cmd_dedup(args: argparse.Namespace) -> int:
     try:
-        reader = RecordReader(Path(args.input), args.format, args.on_error)
+        reader = RecordReader(Path(args.input), args.format, args.on_error, refuse_empty=True)
     except FileNotFoundError as error:
         raise CliError(str(error)) from None
     except ValueError as error:

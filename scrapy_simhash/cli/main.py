@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 
-from scrapy_simhash.cli.common import DEFAULT_CHUNK, PROG, CliError
+from scrapy_simhash.cli.common import DEFAULT_CHUNK, PROG, CliError, Terminated, raise_terminated
 from scrapy_simhash.cli.compare import cmd_compare
 from scrapy_simhash.cli.dedup import cmd_dedup
 from scrapy_simhash.cli.index import cmd_index_query, cmd_index_stats
@@ -123,9 +125,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 usage or input error)."""
+    """Run the command line; returns the exit status: 0 done, 1 its output closed early
+    (a broken pipe), 2 usage or input error, 130 interrupted (SIGINT), 143 terminated
+    (SIGTERM)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, raise_terminated) if in_main_thread else None
+    try:
+        return _run(args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command's exit status; every error one line on stderr, never a traceback."""
     try:
         return args.handler(args)
     except CliError as error:
@@ -140,6 +155,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (NearDuplicateIndexError, sqlite3.Error) as error:  # the index cannot be used
         print(f"{PROG}: error: index: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
+    except RecursionError:  # a reader that missed a deeply nested value
+        print(f"{PROG}: error: input nested too deeply to read", file=sys.stderr)
+        return 2
+    except MemoryError:  # a single value too large to hold (a line of gigabytes, say)
+        print(f"{PROG}: error: out of memory reading the input", file=sys.stderr)
+        return 2
+    except Terminated:
+        print(f"{PROG}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
