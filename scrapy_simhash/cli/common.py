@@ -4,8 +4,10 @@ detector (in this process or in a pool of worker processes)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,17 +85,44 @@ def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
 _WORKER_DETECTOR: Any = None
 
 
-def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
-    """Build the worker's detector. Ctrl-C signals the whole process group: workers ignore it
-    and the parent alone stops the run (a worker interrupted while it holds the pool's task
-    queue lock would make ``Pool.terminate`` wait for it forever)."""
+def _init_worker(algorithm: str, options: dict[str, Any], started: Any = None) -> None:
+    """Build the worker's detector, then release ``started`` (a semaphore the parent waits on).
+    Ctrl-C signals the whole process group: workers ignore it and the parent alone stops the
+    run (a worker interrupted while it holds the pool's task queue lock would make
+    ``Pool.terminate`` wait for it forever)."""
     global _WORKER_DETECTOR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # (the parent's SIGTERM handler is inherited: Pool.terminate() ends workers by SIGTERM)
+    # (a parent's SIGTERM handler may be inherited: Pool.terminate() ends workers by SIGTERM)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if started is not None:
+        started.release()
     from scrapy_simhash.detectors import get_detector
 
     _WORKER_DETECTOR = get_detector(algorithm, **options)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM received inside are acted on at its end (as
+    :class:`KeyboardInterrupt` or :class:`Terminated`), not where they arrive. Only in the main
+    thread (elsewhere: no change)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def defer(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = {number: signal.signal(number, defer)
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if received:
+        raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
 
 
 @dataclass(frozen=True)
