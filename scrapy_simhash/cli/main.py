@@ -132,11 +132,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, raise_terminated) if in_main_thread else None
+    status = None
     try:
-        return _run(args)
+        status = _run(args)
+        return status
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+            if argv is None and status is not None:
+                # The program (argv not given): its run is over, its outputs are in place and
+                # its status is known; a signal now would only turn that status into a
+                # traceback or a death by the signal while the interpreter exits.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _run(args: argparse.Namespace) -> int:

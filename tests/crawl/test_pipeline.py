@@ -235,7 +235,8 @@ def _crawl_whole_pages(site, out, store, **settings):
     copy = f"/partner/en/{ENGLISH[0].slug}"  # the first article in the partner's template
     paths = [first, second, third, copy, "/shop/0", "/shop/1", "/shop/2", "/shop/3"]
     extra = {"ADDONS": {}, "ITEM_PIPELINES": {"scrapy_simhash.pipeline.SimhashPipeline": 300},
-             "SIMHASH_ITEM_FIELDS": ["body"], "paths": paths, "store": store, **settings}
+             "SIMHASH_ITEM_FIELDS": ["body"], "LOG_LEVEL": "DEBUG", "paths": paths,
+             "store": store, **settings}
     result = run_crawl(site, out, json.dumps(extra), script=WHOLE_PAGE_SCRIPT)
     assert result.returncode == 0, result.log[-3000:]
     assert len(result.requested) == len(paths), result.log[-3000:]
@@ -257,6 +258,8 @@ def test_an_item_holding_its_whole_page_is_checked_by_its_main_text(
         (base + copy, base + first)
     ]
     assert result.item_paths(base) == set(paths) - {copy}
+    # one log record for the drop, Scrapy's (the plugin adds none of its own)
+    assert result.log.count(f"Near-duplicate of {base + first} (distance ") == 1
     # every HTML document; of the visible texts, the articles' (a product's blurb is no article)
     assert result.stats["simhash/items/as_page"] == (8 if store == "html" else 4)
     kind = "HTML" if store == "html" else "visible text"
