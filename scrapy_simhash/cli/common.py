@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -123,6 +124,42 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(number, handler)
     if received:
         raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def outputs_entered(*writers: Any) -> Iterator[list[Any]]:
+    """The writers' streams (``with`` each writer), entered and exited with SIGINT and SIGTERM
+    deferred: a temporary output file, once made, is always either put in place or removed,
+    whenever a signal arrives (one that arrives meanwhile is acted on after)."""
+    stack = contextlib.ExitStack()
+    try:
+        with signals_deferred():
+            streams = [stack.enter_context(writer) for writer in writers]
+        yield streams
+    except BaseException:
+        with signals_deferred():
+            stack.__exit__(*sys.exc_info())  # (writers never suppress the exception)
+        raise
+    with signals_deferred():
+        stack.__exit__(None, None, None)
+        outputs_done.set()
+
+
+class _Flag:
+    """Whether the command's outputs are in place: a signal after that interrupts nothing (the
+    run's work is done), so the command still ends with status 0."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def set(self) -> None:
+        self.done = True
+
+    def clear(self) -> None:
+        self.done = False
+
+
+outputs_done = _Flag()
 
 
 @dataclass(frozen=True)

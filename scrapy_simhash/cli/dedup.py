@@ -29,6 +29,7 @@ from scrapy_simhash.cli.common import (
     _sign_in_worker,
     build_detector,
     detector_options,
+    outputs_entered,
     sign_batch,
     signals_deferred,
 )
@@ -479,7 +480,7 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         progress=not args.quiet and sys.stderr.isatty(),
     )
     kept_file, dups_file = AtomicWriter(args.out), _maybe_writer(args.dups)
-    with kept_file as kept_stream, dups_file as dups_stream:
+    with outputs_entered(kept_file, dups_file) as (kept_stream, dups_stream):
         writer = RecordWriter(kept_stream, reader)
 
         def on_duplicate(duplicate: Duplicate) -> None:

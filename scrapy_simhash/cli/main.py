@@ -9,7 +9,14 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from scrapy_simhash.cli.common import DEFAULT_CHUNK, PROG, CliError, Terminated, raise_terminated
+from scrapy_simhash.cli.common import (
+    DEFAULT_CHUNK,
+    PROG,
+    CliError,
+    Terminated,
+    outputs_done,
+    raise_terminated,
+)
 from scrapy_simhash.cli.compare import cmd_compare
 from scrapy_simhash.cli.dedup import cmd_dedup
 from scrapy_simhash.cli.index import cmd_index_query, cmd_index_stats
@@ -133,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, raise_terminated) if in_main_thread else None
     status = None
+    outputs_done.clear()
     try:
         status = _run(args)
         return status
@@ -169,12 +177,37 @@ def _run(args: argparse.Namespace) -> int:
     except MemoryError:  # a single value too large to hold (a line of gigabytes, say)
         print(f"{PROG}: error: out of memory reading the input", file=sys.stderr)
         return 2
-    except Terminated:
-        print(f"{PROG}: terminated", file=sys.stderr)
-        return 143
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:
+        return _interrupted(interrupt)
+    except Exception as error:
+        # A signal raised inside a library that turned it into an error of its own (numpy
+        # does, in a comparison): the run was interrupted all the same.
+        interrupt = _interrupt_behind(error)
+        if interrupt is None:
+            raise
+        return _interrupted(interrupt)
+
+
+def _interrupted(interrupt: KeyboardInterrupt) -> int:
+    """SIGINT (130) or SIGTERM (143, :class:`Terminated`); 0 when the outputs were in place
+    already (the run was done)."""
+    if outputs_done.done:
+        return 0
+    terminated = isinstance(interrupt, Terminated)
+    print(f"{PROG}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+    return 143 if terminated else 130
+
+
+def _interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The SIGINT or SIGTERM (:class:`Terminated`) that ``error`` was raised while handling."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 if __name__ == "__main__":
