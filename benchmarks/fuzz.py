@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/fuzz.py                 # bounds + hot buckets (about a minute)
     .venv/bin/python benchmarks/fuzz.py --examples 2000 # ... + hypothesis, 2000 per property
+    .venv/bin/python benchmarks/fuzz.py --skip-bounds --skip-hot --cli-examples 400
 
 Table 1, per-page bounds: each hostile body's time through the downloader middleware and through
 ``Fingerprinter.fingerprint_html`` (median of --repeat runs), with Scrapy's own parse of the same
@@ -10,6 +11,10 @@ the process's peak RSS so far. Table 2, hot buckets: the time of one check_and_a
 every stored fingerprint shares the query's block value in one table, against bucket size:
 linear growth is per-candidate work, quadratic would double the ratio column. The fuzz run calls
 pytest on tests/reliability/test_fuzz.py with SIMHASH_FUZZ_EXAMPLES and reports its summary.
+The command-line fuzz run calls pytest on tests/cli/test_fuzz.py with SIMHASH_CLI_FUZZ_EXAMPLES:
+``scrapy-simhash dedup`` on generated inputs (deep nesting, encodings, sizes, truncation,
+garbage, SIGINT and SIGTERM mid-run), failing on a traceback, an exit status other than 0, 1
+or 2 (130 or 143 after a signal), or a file left in the output folder.
 """
 
 from __future__ import annotations
@@ -149,6 +154,23 @@ def fuzz_run(examples: int) -> None:
     print("\n".join(lines[-40:]))
 
 
+def cli_fuzz_run(examples: int) -> bool:
+    """The command line's fuzz run; whether it passed."""
+    env = dict(os.environ, SIMHASH_CLI_FUZZ_EXAMPLES=str(examples))
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               "tests/cli/test_fuzz.py", "--hypothesis-show-statistics"]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    outcome = "passed" if done.returncode == 0 else "FAILED"
+    print(f"\ncommand line: {examples} generated runs of scrapy-simhash dedup, "
+          f"{time.perf_counter() - started:.0f} s, {outcome}")
+    lines = [line for line in done.stdout.splitlines()
+             if "passing" in line or "failing" in line or " passed" in line
+             or "Falsifying" in line or "source=" in line or "Error" in line]
+    print("\n".join(lines[-40:]))
+    return done.returncode == 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing (median)")
@@ -157,13 +179,19 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="queries per bucket size")
     parser.add_argument("--examples", type=int, default=0,
                         help="hypothesis examples per fuzz property (0: no fuzz run)")
+    parser.add_argument("--cli-examples", type=int, default=0,
+                        help="generated runs of the command line (0: none)")
     parser.add_argument("--skip-bounds", action="store_true")
+    parser.add_argument("--skip-hot", action="store_true", help="no hot-bucket table")
     args = parser.parse_args()
     if not args.skip_bounds:
         bounds_table(args.repeat)
-    hot_bucket_table([int(size) for size in args.sizes.split(",")], args.queries)
+    if not args.skip_hot:
+        hot_bucket_table([int(size) for size in args.sizes.split(",")], args.queries)
     if args.examples:
         fuzz_run(args.examples)
+    if args.cli_examples and not cli_fuzz_run(args.cli_examples):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

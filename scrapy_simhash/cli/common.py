@@ -4,8 +4,11 @@ detector (in this process or in a pool of worker processes)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
-from collections.abc import Callable, Sequence
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +22,15 @@ _MAX_WARNINGS = 20
 
 class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so that it stops as on Ctrl-C: temporary files
+    removed, worker processes ended, a SQLite index left as it was."""
+
+
+def raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated
 
 
 # ----------------------------------------------------------------------------- detectors
@@ -74,15 +86,80 @@ def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
 _WORKER_DETECTOR: Any = None
 
 
-def _init_worker(algorithm: str, options: dict[str, Any]) -> None:
-    """Build the worker's detector. Ctrl-C signals the whole process group: workers ignore it
-    and the parent alone stops the run (a worker interrupted while it holds the pool's task
-    queue lock would make ``Pool.terminate`` wait for it forever)."""
+def _init_worker(algorithm: str, options: dict[str, Any], started: Any = None) -> None:
+    """Build the worker's detector, then release ``started`` (a semaphore the parent waits on).
+    Ctrl-C signals the whole process group: workers ignore it and the parent alone stops the
+    run (a worker interrupted while it holds the pool's task queue lock would make
+    ``Pool.terminate`` wait for it forever)."""
     global _WORKER_DETECTOR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # (a parent's SIGTERM handler may be inherited: Pool.terminate() ends workers by SIGTERM)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if started is not None:
+        started.release()
     from scrapy_simhash.detectors import get_detector
 
     _WORKER_DETECTOR = get_detector(algorithm, **options)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM received inside are acted on at its end (as
+    :class:`KeyboardInterrupt` or :class:`Terminated`), not where they arrive. Only in the main
+    thread (elsewhere: no change)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def defer(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = {number: signal.signal(number, defer)
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if received:
+        raise Terminated if received[0] == signal.SIGTERM else KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def outputs_entered(*writers: Any) -> Iterator[list[Any]]:
+    """The writers' streams (``with`` each writer), entered and exited with SIGINT and SIGTERM
+    deferred: a temporary output file, once made, is always either put in place or removed,
+    whenever a signal arrives (one that arrives meanwhile is acted on after)."""
+    stack = contextlib.ExitStack()
+    try:
+        with signals_deferred():
+            streams = [stack.enter_context(writer) for writer in writers]
+        yield streams
+    except BaseException:
+        with signals_deferred():
+            stack.__exit__(*sys.exc_info())  # (writers never suppress the exception)
+        raise
+    with signals_deferred():
+        stack.__exit__(None, None, None)
+        outputs_done.set()
+
+
+class _Flag:
+    """Whether the command's outputs are in place: a signal after that interrupts nothing (the
+    run's work is done), so the command still ends with status 0."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def set(self) -> None:
+        self.done = True
+
+    def clear(self) -> None:
+        self.done = False
+
+
+outputs_done = _Flag()
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,9 @@ from scrapy_simhash.cli.common import (
     _sign_in_worker,
     build_detector,
     detector_options,
+    outputs_entered,
     sign_batch,
+    signals_deferred,
 )
 from scrapy_simhash.cli.records import (
     STDIO,
@@ -402,10 +404,24 @@ def _workers(job: DedupJob) -> int:
 
 
 def _start_pool(job: DedupJob) -> Any:
+    """The worker pool, once each worker has started. Ctrl-C or SIGTERM meanwhile is acted on
+    after that: a worker still reading its start-up data when the pool is torn down (its
+    locks removed) prints a traceback of its own."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return context.Pool(_workers(job), initializer=_init_worker,
-                        initargs=(job.algorithm, job.options))
+    workers = _workers(job)
+    with signals_deferred():
+        started = context.Semaphore(0)
+        pool = context.Pool(workers, initializer=_init_worker,
+                            initargs=(job.algorithm, job.options, started))
+        deadline = time.monotonic() + _POOL_START_SECONDS
+        for _ in range(workers):  # (a worker that cannot start is the pool's to report)
+            if not started.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                break
+    return pool
+
+
+_POOL_START_SECONDS = 60.0
 
 
 def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
@@ -464,7 +480,7 @@ def cmd_dedup(args: argparse.Namespace) -> int:
         progress=not args.quiet and sys.stderr.isatty(),
     )
     kept_file, dups_file = AtomicWriter(args.out), _maybe_writer(args.dups)
-    with kept_file as kept_stream, dups_file as dups_stream:
+    with outputs_entered(kept_file, dups_file) as (kept_stream, dups_stream):
         writer = RecordWriter(kept_stream, reader)
 
         def on_duplicate(duplicate: Duplicate) -> None:

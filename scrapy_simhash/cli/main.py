@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 
-from scrapy_simhash.cli.common import DEFAULT_CHUNK, PROG, CliError
+from scrapy_simhash.cli.common import (
+    DEFAULT_CHUNK,
+    PROG,
+    CliError,
+    Terminated,
+    outputs_done,
+    raise_terminated,
+)
 from scrapy_simhash.cli.compare import cmd_compare
 from scrapy_simhash.cli.dedup import cmd_dedup
 from scrapy_simhash.cli.index import cmd_index_query, cmd_index_stats
@@ -123,9 +132,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 usage or input error)."""
+    """Run the command line; returns the exit status: 0 done, 1 its output closed early
+    (a broken pipe), 2 usage or input error, 130 interrupted (SIGINT), 143 terminated
+    (SIGTERM)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, raise_terminated) if in_main_thread else None
+    status = None
+    outputs_done.clear()
+    try:
+        status = _run(args)
+        return status
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+            if argv is None and status is not None:
+                # The program (argv not given): its run is over, its outputs are in place and
+                # its status is known; a signal now would only turn that status into a
+                # traceback or a death by the signal while the interpreter exits.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command's exit status; every error one line on stderr, never a traceback."""
     try:
         return args.handler(args)
     except CliError as error:
@@ -140,9 +171,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (NearDuplicateIndexError, sqlite3.Error) as error:  # the index cannot be used
         print(f"{PROG}: error: index: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    except RecursionError:  # a reader that missed a deeply nested value
+        print(f"{PROG}: error: input nested too deeply to read", file=sys.stderr)
+        return 2
+    except MemoryError:  # a single value too large to hold (a line of gigabytes, say)
+        print(f"{PROG}: error: out of memory reading the input", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as interrupt:
+        return _interrupted(interrupt)
+    except Exception as error:
+        # A signal raised inside a library that turned it into an error of its own (numpy
+        # does, in a comparison): the run was interrupted all the same.
+        interrupt = _interrupt_behind(error)
+        if interrupt is None:
+            raise
+        return _interrupted(interrupt)
+
+
+def _interrupted(interrupt: KeyboardInterrupt) -> int:
+    """SIGINT (130) or SIGTERM (143, :class:`Terminated`); 0 when the outputs were in place
+    already (the run was done)."""
+    if outputs_done.done:
+        return 0
+    terminated = isinstance(interrupt, Terminated)
+    print(f"{PROG}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+    return 143 if terminated else 130
+
+
+def _interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The SIGINT or SIGTERM (:class:`Terminated`) that ``error`` was raised while handling."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 if __name__ == "__main__":

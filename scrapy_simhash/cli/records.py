@@ -18,6 +18,7 @@ to standard output (``-``) and to a device or FIFO, which are written in place.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import errno
 import io
@@ -44,6 +45,12 @@ _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([\[\]{}])|(")')  # strings,
 _BOM = b"\xef\xbb\xbf"
 _HEAD_BYTES = 4096  # what detect_format looks at
 STDIO = "-"  # standard input as an input path, standard output as an output path
+
+_MAX_LINE_BYTES = 256 * 1024 * 1024  # a JSON-lines or CSV line longer than this is an error
+_MAX_TEXT_DEPTH = 8  # nested lists and objects deeper than this give no text (as in the crawl)
+_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+#: A JSON value nested deeper than Python's JSON reader goes (about the recursion limit).
+TOO_DEEP = f"JSON nested too deeply (more than about {sys.getrecursionlimit()} levels)"
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # feed exports carry whole pages in a field
 
@@ -103,6 +110,7 @@ class RecordReader:
         stdin = str(self.path) == STDIO
         self.name = "<stdin>" if stdin else str(self.path)
         self._head: bytes | None = None  # bytes read from a stream to tell its format
+        self._content = False  # whether a line with more than blanks was read
         self._stream: IO[bytes] | None = None  # that stream, opened once
         if self.on_error not in ON_ERROR:
             allowed = ", ".join(ON_ERROR)
@@ -164,16 +172,31 @@ class RecordReader:
             raise error
         self.skipped.append(error)
 
-    def _lines(self, stream: IO[bytes]) -> Iterator[tuple[int, str | None, bytes]]:
+    def _lines(
+        self, stream: IO[bytes], max_bytes: int | None = None
+    ) -> Iterator[tuple[int, str | None, bytes]]:
         """(line number, text or None when not UTF-8, raw bytes); a leading BOM is dropped (and
-        remembered in ``bom``), the first line's ending kept in ``newline``."""
-        for number, data in enumerate(stream, 1):
+        remembered in ``bom``), the first line's ending kept in ``newline``. A file in UTF-16
+        or UTF-32 (by its byte-order mark), and a line over ``max_bytes``, stop the run."""
+        limit = -1 if max_bytes is None else max_bytes + 1
+        number = 0
+        while data := stream.readline(limit):
+            number += 1
             self.bytes_read += len(data)
             if number == 1:
+                if data.startswith(_WIDE_BOMS):
+                    raise RecordError(self.name, None, "the file is UTF-16 or UTF-32 (by its "
+                                      "byte-order mark); only UTF-8 is read: convert it first",
+                                      skippable=False)
                 if data.startswith(_BOM):
                     data = data[len(_BOM) :]
                     self.bom = True
                 self.newline = "\r\n" if data.endswith(b"\r\n") else "\n"
+            if max_bytes is not None and len(data) > max_bytes and not data.endswith(b"\n"):
+                raise RecordError(self.name, number, f"line longer than {max_bytes >> 20} MiB",
+                                  skippable=False)
+            if not self._content and not data.isspace():
+                self._content = True
             try:
                 yield number, data.decode("utf-8"), data
             except UnicodeDecodeError:
@@ -183,7 +206,7 @@ class RecordReader:
 
     def _jsonl(self, numbers: Iterator[int]) -> Iterator[Record]:
         with self._open() as stream:
-            for line, raw, _ in self._lines(stream):
+            for line, raw, _ in self._lines(stream, _MAX_LINE_BYTES):
                 if raw is None:
                     self._fail(line, "not valid UTF-8")
                     continue
@@ -194,6 +217,9 @@ class RecordReader:
                     data = _json_line(text)
                 except json.JSONDecodeError as error:
                     self._fail(line, f"malformed JSON ({error.msg}, column {error.colno})")
+                    continue
+                except RecursionError:
+                    self._fail(line, TOO_DEEP)
                     continue
                 if not isinstance(data, dict):
                     self._fail(line, f"expected a JSON object, found {type(data).__name__}")
@@ -263,6 +289,10 @@ class RecordReader:
                     else:
                         try:
                             value, end = decoder.raw_decode(buffer.text, buffer.pos)
+                        except RecursionError:
+                            brackets = None
+                            state, skipping = self._drop_too_deep(buffer)
+                            continue
                         except json.JSONDecodeError as error:
                             if not _incomplete(error, buffer.text):
                                 brackets = None
@@ -292,6 +322,8 @@ class RecordReader:
                             self._fail(where, f"expected a JSON object, found {kind}")
                         else:
                             yield Record(next(numbers), where, value, raw)
+        if state == "open" and not self._content:  # the feed of a crawl that yielded nothing
+            return
         if state == "open":
             raise RecordError(self.name, None, "expected a JSON array '['", skippable=False)
         if state != "closed":  # e.g. the feed of a crawl that was killed: its elements are whole
@@ -327,9 +359,26 @@ class RecordReader:
         buffer.drop_line(at)
         return "value", None
 
+    def _drop_too_deep(self, buffer: _Pending) -> tuple[str, _Brackets | None]:
+        """Report the element at ``buffer.pos`` as nested too deeply and drop it, through its
+        closing bracket (on a later line: the brackets returned to skip lines with), else
+        through its line; the next state, as :meth:`_drop_malformed` gives it."""
+        self._fail(buffer.line, TOO_DEEP)
+        text, start = buffer.text, buffer.pos
+        brackets = _Brackets()
+        close = brackets.scan(text, start)
+        if close is None:
+            buffer.consume(len(text))
+            return "value", brackets
+        if close > 0:
+            buffer.consume(close)
+            return "comma", None
+        buffer.drop_line(start)
+        return "value", None
+
     def _csv(self, numbers: Iterator[int]) -> Iterator[Record]:
         with self._open() as stream:
-            source = _CsvSource(self._lines(stream))
+            source = _CsvSource(self._lines(stream, _MAX_LINE_BYTES))
             reader = csv.reader(source)
             try:
                 header = next(reader)
@@ -634,18 +683,20 @@ def field_value(data: dict[str, Any], name: str) -> Any:
     return value
 
 
-def as_text(value: Any) -> str:
-    """A field value as text: lists joined by newlines, None as empty."""
+def as_text(value: Any, depth: int = 0) -> str:
+    """A field value as text: lists joined by newlines, None as empty; lists and objects
+    nested deeper than the crawl's item pipeline reads give nothing."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
-    if isinstance(value, list | tuple):
-        return "\n".join(text for text in map(as_text, value) if text)
-    if isinstance(value, dict):
-        return "\n".join(text for text in map(as_text, value.values()) if text)
+    if isinstance(value, list | tuple | dict):
+        if depth >= _MAX_TEXT_DEPTH:
+            return ""
+        parts = value.values() if isinstance(value, dict) else value
+        return "\n".join(text for part in parts if (text := as_text(part, depth + 1)))
     return str(value)
 
 

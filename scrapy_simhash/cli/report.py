@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scrapy_simhash.cli.common import CliError
+from scrapy_simhash.cli.common import CliError, outputs_entered
 from scrapy_simhash.cli.dedup import _check_outputs
 from scrapy_simhash.cli.records import (
     STDIO,
@@ -38,7 +38,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     page = htmlreport.render_report(
         rows, title=args.title or f"Near-duplicates in {name}", max_clusters=args.max_clusters,
     )
-    with AtomicWriter(args.html) as stream:
+    with outputs_entered(AtomicWriter(args.html)) as (stream,):
         stream.write(page)
     clusters = len({row.duplicate_of for row in rows})  # one cluster per kept record
     to_stdout = args.html == STDIO

@@ -8,6 +8,12 @@ The text is the item's ``SIMHASH_ITEM_FIELDS`` joined in order (missing or empty
 out; list values are joined too); the item is keyed by its ``SIMHASH_ITEM_KEY_FIELD`` (``url``) so a
 drop names the item it duplicates. Items keep their own index namespace (``items``), apart from
 the downloader middleware's ``pages``.
+
+A field that holds a whole page (the page's HTML, or its visible text with the page's menus and
+footer; see :mod:`scrapy_simhash.crawl.itempage`) stands for its item: it is checked as the
+downloader middleware checks a page (its main text, and the rest of the page as evidence), so
+the same article stored from two templates is a near-duplicate. ``SIMHASH_ITEM_MAIN_TEXT =
+False`` turns this off.
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from scrapy_simhash.crawl.component import DedupComponent
-from scrapy_simhash.crawl.signing import text_signature
+from scrapy_simhash.crawl.itempage import is_html_document, item_page
+from scrapy_simhash.crawl.signing import page_signature, text_signature
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.http import HtmlResponse
 
     from scrapy_simhash.crawl.dedup import Outcome
 
@@ -75,6 +83,7 @@ def _collect_text(value: Any, parts: list[str], depth: int = 0) -> None:
 
 
 _MAX_FIELD_DEPTH = 8  # nested lists and dicts deeper than this are left out
+_MIN_PAGE_CHARS = 500  # a shorter field is never taken for a whole page (and costs no scan)
 
 
 class SimhashPipeline(DedupComponent):
@@ -88,6 +97,7 @@ class SimhashPipeline(DedupComponent):
         self.key_field = self.config.item_key_field
         self._unkeyed = 0
         self._warned_fields = False
+        self._told_pages = False
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """The item, or (with worker processes) a coroutine that returns it; raises
@@ -106,14 +116,24 @@ class SimhashPipeline(DedupComponent):
             if not self._warned_fields and not any(name in adapter for name in self.fields):
                 self._warn_fields(adapter)
             return item
+        page = self._page(adapter, key) if self.config.item_main_text else None
         if self.workers is not None or self.dedup.offloaded:
-            return self._check_with_workers(item, key, text)
+            return self._check_with_workers(item, key, text, page)
+        if page is not None:
+            return self._apply(item, key, self.dedup.check(key, lambda: self._page_signature(page)))
         return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
 
-    async def _check_with_workers(self, item: Any, key: str, text: str) -> Any:
+    async def _check_with_workers(
+        self, item: Any, key: str, text: str, page: HtmlResponse | None
+    ) -> Any:
         """In a worker when one has room, else inline; decided in the order checks began."""
         workers = self.workers
         offloaded = None
+        if page is not None:
+            if workers is not None and workers.available and workers.has_room(len(page.body)):
+                offloaded = workers.submit_page(page)
+            outcome = await self.dedup.check_in_order(key, self._page_signature, page, offloaded)
+            return self._apply(item, key, outcome)
         if workers is not None and workers.available and workers.has_room():
             offloaded = workers.submit_text(text)
         outcome = await self.dedup.check_in_order(key, self._signature, text, offloaded)
@@ -121,6 +141,36 @@ class SimhashPipeline(DedupComponent):
 
     def _signature(self, text: str) -> Any:
         return text_signature(self.dedup.detector, text)
+
+    def _page(self, adapter: ItemAdapter, key: str) -> HtmlResponse | None:
+        """The page the first of the item's fields that holds one holds (see
+        :mod:`~scrapy_simhash.crawl.itempage`), or None."""
+        for name in self.fields:
+            value = adapter.get(name)
+            if not isinstance(value, str) or len(value) < _MIN_PAGE_CHARS:
+                continue
+            page = item_page(value, key, self.config.max_body_size)
+            if page is not None:
+                self.crawler.stats.inc_value("simhash/items/as_page")
+                if not self._told_pages:
+                    self._tell_pages(name, "HTML" if is_html_document(value) else "visible text")
+                return page
+        return None
+
+    def _page_signature(self, page: HtmlResponse) -> Any:
+        signature, note = page_signature(self.dedup.detector, page, own_copy=True)
+        self.dedup.count_note(note)
+        return signature
+
+    def _tell_pages(self, field: str, kind: str) -> None:
+        """Once a crawl: items are checked by the page a field holds."""
+        self._told_pages = True
+        logger.info(
+            "Simhash: item field %r holds a whole page (%s): such items are checked by the "
+            "page's main text, as pages are (simhash/items/as_page); SIMHASH_ITEM_MAIN_TEXT = "
+            "False checks the fields' whole text instead",
+            field, kind, extra={"crawler": self.crawler},
+        )
 
     def _apply(self, item: Any, key: str, outcome: Outcome) -> Any:
         if outcome.dropped:

@@ -47,6 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "SIMHASH_FINGERPRINT_OPTIONS": {},
     "SIMHASH_ITEM_FIELDS": ["title", "body"],
     "SIMHASH_ITEM_KEY_FIELD": "url",
+    "SIMHASH_ITEM_MAIN_TEXT": True,
     "SIMHASH_ON_INDEX_ERROR": "keep",
     "SIMHASH_DRY_RUN": False,
     "SIMHASH_URL_RULES": False,  # the add-on turns it on
@@ -92,6 +93,8 @@ class SimhashConfig:
     fingerprint_settings: dict[str, str] = field(default_factory=dict)
     item_fields: tuple[str, ...] = ("title", "body")
     item_key_field: str | None = "url"
+    #: An item field holding a whole page (HTML, or its visible text) is checked as a page.
+    item_main_text: bool = True
     on_index_error: str = "keep"
     #: Decide, count and report every drop, but drop nothing.
     dry_run: bool = False
@@ -347,6 +350,7 @@ def load_config(settings: BaseSettings) -> SimhashConfig:
         fingerprint_settings={argument: name for argument, (_, name) in arguments.items()},
         item_fields=read_str_list(settings, "SIMHASH_ITEM_FIELDS"),
         item_key_field=read_field_name(settings, "SIMHASH_ITEM_KEY_FIELD"),
+        item_main_text=bool(read_bool(settings, "SIMHASH_ITEM_MAIN_TEXT")),
         on_index_error=read_choice(settings, "SIMHASH_ON_INDEX_ERROR", ON_INDEX_ERROR_CHOICES),
         dry_run=bool(read_bool(settings, "SIMHASH_DRY_RUN")),
         url_rules=bool(read_bool(settings, "SIMHASH_URL_RULES")),

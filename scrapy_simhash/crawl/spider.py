@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.http import Request
 
-from scrapy_simhash.crawl.component import page_not_content, require_enabled
+from scrapy_simhash.crawl.component import page_not_content, require_enabled, settings_checked
 from scrapy_simhash.crawl.downloader import META_FINGERPRINT, META_NOT_CONTENT, skip_by_rules
 from scrapy_simhash.crawl.settings import read_bool
 from scrapy_simhash.crawl.urlrules import UrlRules, rules_of
@@ -61,8 +61,9 @@ class SimhashSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        require_enabled(crawler)
-        return cls(crawler)
+        with settings_checked(crawler):
+            require_enabled(crawler)
+            return cls(crawler)
 
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Any = None

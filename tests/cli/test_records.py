@@ -58,11 +58,13 @@ def test_unclosed_json_array_is_an_error_that_skip_gets_past(tmp_path: Path) -> 
         assert raised.value.skippable
         reader, records = read(path, "skip")
         assert [r.data["a"] for r in records][:1] == [1] and len(reader.skipped) == 1
-    for text in ("", "   \n"):  # no array at all
+    for text in ("", "   \n"):  # nothing at all: the feed of a crawl that yielded nothing
         path.write_text(text, encoding="utf-8")
-        with pytest.raises(RecordError, match=r"expected a JSON array") as raised:
-            read(path, "skip")
-        assert not raised.value.skippable
+        assert read(path)[1] == []
+    path.write_text('{"a": 1}\n', encoding="utf-8")  # something, but no array
+    with pytest.raises(RecordError, match=r"expected a JSON array") as raised:
+        read(path, "skip", "json")
+    assert not raised.value.skippable
 
 
 def test_csv_records_span_lines_and_keep_their_bytes(tmp_path: Path) -> None:

@@ -1,8 +1,11 @@
-"""The item pipeline, built through get_crawler."""
+"""The item pipeline, built through get_crawler, and in real crawls of pages stored whole."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from crawling import run_crawl
 from scrapy import Spider
 from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, Request
@@ -177,3 +180,94 @@ def test_a_dropped_item_is_logged_by_scrapy_alone(pipeline_and_stats, caplog):
     with pytest.raises(NearDuplicateItem):
         pipeline.process_item({"url": "http://a.test/1?print=1", "title": "Seeds", "body": BODY})
     assert not [r for r in caplog.records if "near-duplicate of" in r.getMessage()]
+
+
+# A spider that stores each page whole in its item's "body", fetching the paths one after the
+# other (argv: site URL, output folder, JSON of settings with "paths" and "store": "html" for
+# response.text, "text" for the body's visible text).
+WHOLE_PAGE_SCRIPT = """
+import json, sys
+import scrapy
+from scrapy.crawler import CrawlerProcess
+from scrapy.utils.project import get_project_settings
+url, out, extra = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+paths, store = extra.pop("paths"), extra.pop("store")
+
+class WholePages(scrapy.Spider):
+    name = "wholepages"
+
+    async def start(self):
+        yield scrapy.Request(url + paths[0], cb_kwargs={"position": 0})
+
+    def parse(self, response, position):
+        if store == "html":
+            body = response.text
+        else:
+            body = " ".join(response.css("body ::text").getall())
+        yield {"url": response.url, "body": body}
+        if position + 1 < len(paths):
+            yield scrapy.Request(url + paths[position + 1], cb_kwargs={"position": position + 1})
+
+settings = get_project_settings()
+settings.setdict({"SIMHASH_REPORT_FILE": out + "/duplicates.jsonl",
+                  "STATS_DUMP_FILE": out + "/stats.json",
+                  "FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}}, **extra}, "cmdline")
+process = CrawlerProcess(settings)
+process.crawl(WholePages)
+process.start()
+"""
+
+
+@pytest.fixture
+def site_with_a_shop(demo_site, monkeypatch):
+    from demosite.site import PAGES, Page
+    from shoppages import shop_pages
+
+    for path, body in shop_pages().items():
+        monkeypatch.setitem(PAGES, path, Page(body))
+    return demo_site
+
+
+def _crawl_whole_pages(site, out, store, **settings):
+    from demosite.articles import ENGLISH
+
+    first, second, third = (f"/en/{article.slug}" for article in ENGLISH[:3])
+    copy = f"/partner/en/{ENGLISH[0].slug}"  # the first article in the partner's template
+    paths = [first, second, third, copy, "/shop/0", "/shop/1", "/shop/2", "/shop/3"]
+    extra = {"ADDONS": {}, "ITEM_PIPELINES": {"scrapy_simhash.pipeline.SimhashPipeline": 300},
+             "SIMHASH_ITEM_FIELDS": ["body"], "LOG_LEVEL": "DEBUG", "paths": paths,
+             "store": store, **settings}
+    result = run_crawl(site, out, json.dumps(extra), script=WHOLE_PAGE_SCRIPT)
+    assert result.returncode == 0, result.log[-3000:]
+    assert len(result.requested) == len(paths), result.log[-3000:]
+    return result, paths
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+@pytest.mark.parametrize("store", ["html", "text"])
+def test_an_item_holding_its_whole_page_is_checked_by_its_main_text(
+    site_with_a_shop, tmp_path, store, workers
+):
+    result, paths = _crawl_whole_pages(site_with_a_shop, tmp_path, store,
+                                       SIMHASH_WORKERS=workers)
+    base = site_with_a_shop.url
+    first, copy = paths[0], paths[3]
+    # the article copied into another template: dropped against the first; every distinct
+    # article and product (two mugs that differ in one word among them) kept
+    assert [(row["url"], row["duplicate_of"]) for row in result.report] == [
+        (base + copy, base + first)
+    ]
+    assert result.item_paths(base) == set(paths) - {copy}
+    # one log record for the drop, Scrapy's (the plugin adds none of its own)
+    assert result.log.count(f"Near-duplicate of {base + first} (distance ") == 1
+    # every HTML document; of the visible texts, the articles' (a product's blurb is no article)
+    assert result.stats["simhash/items/as_page"] == (8 if store == "html" else 4)
+    kind = "HTML" if store == "html" else "visible text"
+    assert result.log.count(f"item field 'body' holds a whole page ({kind})") == 1
+
+
+def test_main_text_of_whole_page_items_can_be_turned_off(site_with_a_shop, tmp_path):
+    result, _ = _crawl_whole_pages(site_with_a_shop, tmp_path, "text",
+                                   SIMHASH_ITEM_MAIN_TEXT=False)
+    assert result.report == []  # the copy's whole text is too far from the first's: kept
+    assert "simhash/items/as_page" not in result.stats

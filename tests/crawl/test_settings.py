@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from crawling import run_crawl
 from scrapy import Spider
 from scrapy.utils.test import get_crawler
 
@@ -187,3 +190,61 @@ def test_fingerprinter_errors_carry_the_parameters_name(name, value):
     with pytest.raises(ParameterError) as raised:
         Fingerprinter(**{name: value})
     assert raised.value.name == name
+
+
+def test_a_component_built_by_hand_raises_the_setting_error():
+    # (outside a crawl: the library's callers and the unit tests get the exception itself)
+    crawler = get_crawler(Spider, {"SIMHASH_ON_INDEX_ERROR": "maybe"})
+    with pytest.raises(SimhashSettingError, match="SIMHASH_ON_INDEX_ERROR"):
+        SimhashPipeline.from_crawler(crawler)
+
+
+PIPELINE = "scrapy_simhash.pipeline.SimhashPipeline"
+SPIDER_MIDDLEWARE = "scrapy_simhash.spidermiddleware.SimhashSpiderMiddleware"
+
+# A crawl from a script, with settings given as Python values (argv: URL, folder, JSON); it
+# exits 1 when the crawl failed, as `scrapy crawl` does.
+SETTINGS_SCRIPT = """
+import json, sys
+from scrapy.crawler import CrawlerProcess
+from scrapy.utils.project import get_project_settings
+from demo.spiders.news import NewsSpider
+url, out, extra = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+settings = get_project_settings()
+settings.setdict({"STATS_DUMP_FILE": out + "/stats.json", **extra}, "cmdline")
+process = CrawlerProcess(settings)
+process.crawl(NewsSpider, start_url=url + "/")
+process.start()
+sys.exit(1 if process.bootstrap_failed else 0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"SIMHASH_MAX_DISTANCE": "abc"}, "SIMHASH_MAX_DISTANCE='abc'"),  # downloader middleware
+        ({"SIMHASH_ON_INDEX_ERROR": "maybe"}, "SIMHASH_ON_INDEX_ERROR='maybe'"),
+        ({"SIMHASH_ENABLED": "maybe"}, "SIMHASH_ENABLED='maybe'"),
+        ({"SIMHASH_ITEM_FIELDS": 5}, "SIMHASH_ITEM_FIELDS=5"),  # a Python value: by script
+        ({"ADDONS": {}, "ITEM_PIPELINES": {PIPELINE: 300},  # the pipeline alone finds it
+          "SIMHASH_ITEM_FIELDS": []}, "SIMHASH_ITEM_FIELDS=[]"),
+        ({"ADDONS": {}, "SPIDER_MIDDLEWARES": {SPIDER_MIDDLEWARE: 950},  # the spider middleware
+          "SIMHASH_URL_RULES": "sometimes"}, "SIMHASH_URL_RULES='sometimes'"),
+    ],
+)
+def test_a_bad_value_stops_the_crawl_with_one_line_and_no_traceback(
+    demo_site, tmp_path, settings, named
+):
+    if all(isinstance(value, str) for value in settings.values()):
+        args = [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+        result = run_crawl(demo_site, tmp_path, *args, timeout=60)
+    else:
+        result = run_crawl(demo_site, tmp_path, json.dumps(settings), script=SETTINGS_SCRIPT,
+                           timeout=60)
+    assert result.returncode == 1, result.log[-3000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    errors = [line for line in result.log.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1, result.log[-3000:]
+    assert named in errors[0] and ("expected" in errors[0] or "allowed" in errors[0])
+    assert "Spider closed (simhash_setting_error)" in result.log
+    assert result.requested == [] and result.items == []  # nothing fetched, nothing passed on
