@@ -20,6 +20,7 @@ still has something to fingerprint.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -93,6 +94,13 @@ BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 2
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
+# A list of dated posts whose dated lines name different people is a thread (replies to one
+# opening post): kept whole. One voice throughout is a blog's front page: its newest post.
+THREADS_KEPT_WHOLE = True
+# A run that covers the whole of its node is carried on in the parent, over at most
+# BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
+# cut into two wrappers by an advertisement or a "related" box).
+BRIDGE_UP_LEVELS = 2
 
 
 @dataclass
@@ -114,7 +122,15 @@ class Article:
         parts = self.paragraphs
         if include_title and self.title:
             parts = [self.title, *parts]
-        return "\n".join(parts)[:max_chars]
+        return _composed("\n".join(parts))[:max_chars]
+
+
+def _composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): pages that spell a letter as a base and a
+    combining mark (Bengali "য়", Vietnamese tones) read as the same text as those that do not."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
 
 
 def text_units(text: str) -> float:
@@ -415,17 +431,17 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     return best, start, end
 
 
-def _children(page: Segmented, node: int) -> list[tuple[int, int, str]]:
-    """``node``'s children in document order as (first block, end block, tag): its own text
-    blocks (tagged with ``node``'s tag) and its child nodes, each taken whole."""
+def _children(page: Segmented, node: int) -> list[tuple[int, int, str, int]]:
+    """``node``'s children in document order as (first block, end block, tag, node): its own
+    text blocks (with ``node``'s tag and index) and its child nodes, each taken whole."""
     starts, ends, lasts, owners = page.node_start, page.node_end, page.node_last, page.block_owner
     tags = page.node_tag
-    items: list[tuple[int, int, str]] = []
+    items: list[tuple[int, int, str, int]] = []
     child, last = node + 1, page.node_last[node]
     block, end = starts[node], ends[node]
     while block < end:
         if owners[block] == node:
-            items.append((block, block + 1, tags[node]))
+            items.append((block, block + 1, tags[node], node))
             block += 1
             continue
         while child < last and ends[child] <= block:  # skip children that end before it
@@ -433,14 +449,14 @@ def _children(page: Segmented, node: int) -> list[tuple[int, int, str]]:
         if child >= last:  # defensive: a block of no child
             block += 1
             continue
-        items.append((starts[child], ends[child], tags[child]))
+        items.append((starts[child], ends[child], tags[child], child))
         block = ends[child]
         child = lasts[child]
     return items
 
 
 def bridge_run(
-    page: Segmented, scores: list[float], best: int, start: int, end: int
+    page: Segmented, scores: list[float], best: int, start: int, end: int, by_class: bool = False
 ) -> tuple[int, int, list[tuple[int, int]]]:
     """The run ``start:end`` of ``best``'s children carried over inline interruptions.
 
@@ -450,12 +466,17 @@ def bridge_run(
     the children after them are paragraphs of a kind the run already holds (same tag) with
     BRIDGE_MIN_SCORE or more of text; the same backwards. Returns the new edges and the bridged
     gaps (block ranges), whose blocks scoring at most zero are left out of the text.
+    ``by_class``: a kind is a tag and a class (wrappers: "div" says nothing).
     """
     if best < 0 or start >= end:
         return start, end, []
-    items = _children(page, best)
-    if not items:
+    children = _children(page, best)
+    if not children:
         return start, end, []
+    classes = page.node_class
+    items = [
+        (a, b, (tag, classes[node]) if by_class else tag) for a, b, tag, node in children
+    ]
     values = [sum(scores[a:b]) for a, b, _ in items]
     first = next((i for i, (a, b, _) in enumerate(items) if b > start), 0)
     last = max((i for i, (a, b, _) in enumerate(items) if a < end), default=first)
@@ -504,11 +525,52 @@ def bridge_run(
     return min(start, items[first][0]), max(end, items[last][1]), gaps
 
 
+def bridge_up(
+    page: Segmented, scores: list[float], best: int, start: int, end: int,
+    gaps: list[tuple[int, int]],
+) -> tuple[int, int, int, list[tuple[int, int]]]:
+    """The run carried on in ``best``'s parent (and its parent: BRIDGE_UP_LEVELS) when it
+    covers all of ``best``'s text: an article body cut into two wrappers of one tag and class
+    by an advertisement or a box of links (see :func:`bridge_run`). Returns the new node,
+    edges and gaps; the parts of ``best`` left out of its run become gaps too."""
+    starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    for _ in range(BRIDGE_UP_LEVELS):
+        if best < 0 or parents[best] < 0:
+            break
+        low, high = starts[best], ends[best]
+        if any(score > 0 for score in scores[low:start]) or any(
+            score > 0 for score in scores[end:high]
+        ):
+            break  # the run is only a part of its node
+        new_start, new_end, new_gaps = bridge_run(
+            page, scores, parents[best], start, end, by_class=True
+        )
+        if not new_gaps:
+            break
+        edges = [(a, b) for a, b in ((low, start), (end, high)) if a < b]
+        best, start, end = parents[best], new_start, new_end
+        gaps = [*gaps, *edges, *new_gaps]
+    return best, start, end, gaps
+
+
 def _is_dated_line(text: str) -> bool:
     """A short line with a date that is not a sentence: "Posted 2005-03-21 01:20 by Ann"."""
     if not ("19" in text or "20" in text) or _BYLINE_DATE_RE.search(text) is None:
         return False
     return text_units(text) < DATED_LINE_MAX_UNITS and not text.rstrip().endswith(_FULL_STOPS)
+
+
+_WEEKDAY_RE = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|星期.|周[一二三四五六日天]", re.IGNORECASE
+)
+_NOT_NAME_RE = re.compile(r"[\d\W_]+")
+
+
+def _voice(dated_line: str) -> str:
+    """What is left of a post's dated line without its date, time and counts: the same for
+    every post of one author ("Posted by Ann | comments"), different across a thread's."""
+    line = _WEEKDAY_RE.sub(" ", _BYLINE_DATE_RE.sub(" ", dated_line))
+    return _NOT_NAME_RE.sub(" ", line).strip().lower()
 
 
 def first_entry_end(page: Segmented, scores: list[float], best: int, start: int, end: int) -> int:
@@ -534,17 +596,25 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
         if len(members) < ENTRY_MIN:
             continue
         entries = []
+        voices = set()
         for member in members:
             member_mass = sum(score for score in scores[starts[member] : ends[member]] if score > 0)
-            if member_mass >= MIN_ARTICLE_SCORE and any(
-                _is_dated_line(text) for text in texts[starts[member] : ends[member]]
-            ):
+            if member_mass < MIN_ARTICLE_SCORE:
+                continue
+            dated = next(
+                (text for text in texts[starts[member] : ends[member]] if _is_dated_line(text)),
+                None,
+            )
+            if dated is not None:
                 entries.append((member, member_mass))
+                voices.add(_voice(dated))
         if (
             len(entries) < ENTRY_MIN
             or sum(member_mass for _, member_mass in entries) < ENTRY_MIN_SHARE * mass
         ):
             continue
+        if THREADS_KEPT_WHOLE and len(voices) > 1:
+            return end  # posts signed by different people: a thread, kept whole
         cut = min(end, ends[entries[0][0]])
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
             cut -= 1
@@ -639,6 +709,8 @@ def article_from_segments(
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
     start, end, gaps = bridge_run(page, scores, best, start, end)
+    if BRIDGE_UP_LEVELS:
+        best, start, end, gaps = bridge_up(page, scores, best, start, end, gaps)
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
@@ -668,7 +740,20 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
+    if not paragraphs:
+        # Nothing survived the filters: the page's text, never an empty result for a page that
+        # shows some (without its legal lines and bylines when anything else is left).
+        paragraphs = _all_lines(texts, boilerplate) or _all_lines(texts, set())
+        is_article = False
     return Article(title, paragraphs, is_article, hints, boilerplate, teasers)
+
+
+def _all_lines(texts: list[str], left_out: set[int]) -> list[str]:
+    lines: list[str] = []
+    for index, text in enumerate(texts):
+        if index not in left_out:
+            lines.extend(_lines(text))
+    return lines
 
 
 def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
@@ -683,7 +768,16 @@ def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
     # chrome names by the text they hold, as weak ones are.
     lenient_page = segment(root, lenient=True)
     lenient = article_from_segments(lenient_page, first_entry_only, lenient=True)
-    return (lenient_page, lenient) if lenient.is_article else (page, article)
+    if lenient.is_article or (lenient.paragraphs and not article.paragraphs):
+        return lenient_page, lenient
+    if not article.paragraphs:
+        # Not a word shown: the text may be hidden until a script reveals it (a "loading"
+        # wrapper styled display:none). Read it rather than give nothing.
+        hidden_page = segment(root, lenient=True, keep_hidden=True)
+        hidden = article_from_segments(hidden_page, first_entry_only, lenient=True)
+        if hidden.paragraphs:
+            return hidden_page, hidden
+    return page, article
 
 
 def article_from_tree(root, first_entry_only: bool = True) -> Article:
