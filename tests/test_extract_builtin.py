@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from scrapy_simhash.extract import builtin, extract_main_text
@@ -203,7 +205,7 @@ def test_fingerprints_see_the_whole_list_of_posts():
         assert all(body in text for _, _, body in POSTS)
 
 
-def test_a_forum_thread_gives_its_opening_post():
+def _forum_thread(authors: list[str]) -> tuple[str, str, list[str]]:
     opening = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。" * 3
     replies = [
         "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
@@ -211,12 +213,34 @@ def test_a_forum_thread_gives_its_opening_post():
     ]
     posts = "".join(
         f"<table><tr><td>回复</td></tr><tr><td><p>{text}</p><p>------</p>"
-        f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by user{index} 〓</p></td></tr></table>"
-        for index, text in enumerate([opening, *replies])
+        f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by {author} 〓</p></td></tr></table>"
+        for index, (text, author) in enumerate(zip([opening, *replies], authors, strict=True))
     )
-    text = extract_main_text(f"<html><body>{posts}</body></html>", include_title=False)
+    return f"<html><body>{posts}</body></html>", opening, replies
+
+
+def test_a_forum_thread_is_kept_whole():
+    """Posts signed by different people are replies to the opening post: all of them are the
+    page's content (a blog's front page, one author throughout, gives its newest post)."""
+    html, opening, replies = _forum_thread(["duscha", "小雨", "关子"])
+    text = extract_main_text(html, include_title=False)
+    assert opening in text and all(reply in text for reply in replies)
+
+
+def test_posts_of_one_author_are_a_front_page_whatever_their_dates():
+    html, opening, replies = _forum_thread(["ann", "ann", "ann"])
+    text = extract_main_text(html, include_title=False)
     assert opening in text
     assert all(reply not in text for reply in replies)
+
+
+def test_a_blog_front_page_posted_on_different_weekdays_is_one_voice():
+    posts = [
+        (title, f"Posted on {day}, {date}", text)
+        for (title, date, text), day in zip(POSTS, ["Monday", "Thursday", "Sunday"], strict=True)
+    ]
+    text = extract_main_text(_blog_front_page(posts), include_title=False)
+    assert POSTS[0][2] in text and POSTS[1][2] not in text
 
 
 def test_two_dated_posts_are_not_a_list():
@@ -423,3 +447,82 @@ def test_a_reference_page_keeps_its_sections_past_a_long_list_of_links(wrapper):
     text = extract_main_text(html, include_title=False)
     assert all(sentence in text for sentence in texts)
     assert "Geography" in text and "Work 3 of" not in text
+
+
+@pytest.mark.parametrize("split", [1, 2])
+def test_an_article_body_cut_into_two_wrappers_keeps_both(split):
+    """A heavy box of links between two wrappers of one class (the body cut by an
+    advertisement slot): the half after it is still the article's, the box is not."""
+    box = f"<div class='related'><h3>Read more</h3><ul>{_links(15)}</ul></div>"
+    html = (
+        "<html><body><nav><a href='/'>Home</a></nav><main><h1>Harbour baths</h1>"
+        f"<div class='article-body'>{_article(PARAGRAPHS[:split])}</div>{box}"
+        f"<div class='article-body'>{_article(PARAGRAPHS[split:])}</div></main>"
+        f"<div class='sidebar'><ul>{_links(10)}</ul></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "Read more" not in text
+
+
+def test_wrappers_of_another_class_after_a_box_are_not_carried_over():
+    box = f"<div class='related'><ul>{_links(15)}</ul></div>"
+    promo = "<div class='promo-text'><p>" + PARAGRAPHS[0].upper() + "</p></div>"
+    html = (
+        f"<html><body><main><div class='article-body'>{_article()}</div>{box}{promo}</main>"
+        "</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert PARAGRAPHS[0].upper() not in text
+
+
+def test_text_is_given_in_composed_unicode():
+    """Pages that spell a letter as a base and a combining mark read as those that do not."""
+    decomposed = "Le conseil a vote\u0301 le budget de l'e\u0301te\u0301, apre\u0300s un long de\u0301bat. " * 4
+    html = f"<html><body><article><p>{decomposed}</p><p>{PARAGRAPHS[0]}</p></article></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert "vot\u00e9 le budget de l'\u00e9t\u00e9" in text and "\u0301" not in text
+    assert unicodedata.is_normalized("NFC", text)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<div class='cookie-notice'><p>We use cookies to run this site.</p></div>",
+        "<div class='wrap'><a href='/a'>Menu one</a> <a href='/b'>Menu two</a></div>",
+        "<div style='display:none'><p>正文在脚本运行后显示，这里是文章的全部内容。</p></div>",
+        "<p>Copyright 2024 Harbour Times. All rights reserved.</p>",
+    ],
+)
+def test_a_page_that_shows_text_never_gives_an_empty_one(body):
+    html = f"<html><head><title>T</title></head><body>{body}</body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert text.strip()
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert not extraction.is_article and extraction.text.strip()
+
+
+def test_an_empty_page_stays_empty():
+    assert extract_main_text("<html><body><div> </div><script>x = 1</script></body></html>") == ""
+
+
+def _message_board(replies: list[str]) -> str:
+    """A thread as message boards lay it out: each post an <article> of one class, the
+    author's name in a heading of its own, the dated line naming no one."""
+    opening = " ".join(PARAGRAPHS)
+    posts = "".join(
+        f"<article class='message'><div class='user'><h4><a href='/m/{n}'>member{n}</a></h4>"
+        f"</div><div class='main'><div class='when'>Mar {n + 1}, 2019 #{n + 1}</div>"
+        f"<div class='body'>{text}</div></div></article>"
+        for n, text in enumerate([opening, *replies])
+    )
+    return f"<html><body><h1>Harbour baths</h1><div class='posts'>{posts}</div></body></html>"
+
+
+@pytest.mark.parametrize("reply_sentences", [1, 4])
+def test_short_replies_beside_an_opening_post_are_not_a_teaser_grid(reply_sentences):
+    replies = [" ".join(_sentences(reply_sentences, offset=10 * n)) for n in range(1, 5)]
+    text = extract_main_text(_message_board(replies), include_title=False)
+    assert PARAGRAPHS[0] in text
+    assert all(reply in text for reply in replies)

@@ -83,6 +83,7 @@ TEASER_MAX_UNITS = 80
 BYLINE_MAX_UNITS = 20
 TEASER_CARDS_MIN = 3  # sibling cards with a heading and a line of text: a "more stories" grid
 TEASER_CARD_MAX_SCORE = 25.0
+TEASER_GROUP_TEXT_SCORE = 2 * TEASER_CARD_MAX_SCORE
 MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain text
 ENTRY_MIN = 3  # dated sibling posts that make a list of posts (a blog's front page, a thread)
 ENTRY_MIN_SHARE = 0.5
@@ -94,8 +95,9 @@ BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 2
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
-# A list of dated posts whose dated lines name different people is a thread (replies to one
-# opening post): kept whole. One voice throughout is a blog's front page: its newest post.
+# A list of dated posts whose dated lines name different people (or none) is a thread
+# (replies to one opening post): kept whole. One name throughout is a blog's front page: its
+# newest post.
 THREADS_KEPT_WHOLE = True
 # A run that covers the whole of its node is carried on in the parent, over at most
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
@@ -326,16 +328,21 @@ def teaser_cards(page: Segmented, positive_prefix: list[float]) -> set[int]:
             holders.add(node)
             node = parents[node]
     groups: dict[tuple[int, str, str], list[int]] = {}
+    with_text: set[tuple[int, str, str]] = set()  # groups with a member of article size
     for index in holders:
-        if (
-            classes[index]
-            and positive_prefix[ends[index]] - positive_prefix[starts[index]]
-            <= TEASER_CARD_MAX_SCORE
-        ):
-            groups.setdefault((parents[index], tags[index], classes[index]), []).append(index)
+        if not classes[index]:
+            continue
+        key = (parents[index], tags[index], classes[index])
+        mass = positive_prefix[ends[index]] - positive_prefix[starts[index]]
+        if mass <= TEASER_CARD_MAX_SCORE:
+            groups.setdefault(key, []).append(index)
+        elif mass > TEASER_GROUP_TEXT_SCORE:
+            with_text.add(key)
     cards: set[int] = set()
-    for members in groups.values():
-        if len(members) >= TEASER_CARDS_MIN:
+    for key, members in groups.items():
+        # Beside a sibling of theirs that is an article (a thread's opening post, a long
+        # section), short siblings of its kind are more of it (replies), not teasers.
+        if len(members) >= TEASER_CARDS_MIN and key not in with_text:
             cards.update(members)
     return cards
 
@@ -601,20 +608,19 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
             member_mass = sum(score for score in scores[starts[member] : ends[member]] if score > 0)
             if member_mass < MIN_ARTICLE_SCORE:
                 continue
-            dated = next(
-                (text for text in texts[starts[member] : ends[member]] if _is_dated_line(text)),
-                None,
-            )
-            if dated is not None:
+            dated = [text for text in texts[starts[member] : ends[member]] if _is_dated_line(text)]
+            if dated:
                 entries.append((member, member_mass))
-                voices.add(_voice(dated))
+                voices.add(" ".join(_voice(line) for line in dated).strip())
         if (
             len(entries) < ENTRY_MIN
             or sum(member_mass for _, member_mass in entries) < ENTRY_MIN_SHARE * mass
         ):
             continue
-        if THREADS_KEPT_WHOLE and len(voices) > 1:
-            return end  # posts signed by different people: a thread, kept whole
+        if THREADS_KEPT_WHOLE and (len(voices) > 1 or "" in voices):
+            # Posts signed by different people, or by nobody the dated line names (the
+            # author stands apart): a thread, kept whole.
+            return end
         cut = min(end, ends[entries[0][0]])
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
             cut -= 1
