@@ -527,3 +527,46 @@ def test_short_replies_beside_an_opening_post_are_not_a_teaser_grid(reply_senten
     text = extract_main_text(_message_board(replies), include_title=False)
     assert PARAGRAPHS[0] in text
     assert all(reply in text for reply in replies)
+
+
+def _works_table(rows: int = 40) -> str:
+    return (
+        "<table class='wikitable'>"
+        + "".join(
+            f"<tr><td>19{50 + n}</td><td><a href='/w/{n}'>Title of work {n}</a></td>"
+            f"<td><a href='/l/{n}'>Label {n} Records</a></td></tr>"
+            for n in range(rows)
+        )
+        + "</table>"
+    )
+
+
+def test_a_reference_page_keeps_its_sections_after_sections_of_tables():
+    """Several sections in a row that are only tables of linked works, then prose again:
+    the prose is still the article's, and the tables' unlinked data stays with it."""
+    texts = _sentences(6)
+    sections = (
+        f"<p>{texts[0]}</p><p>{texts[1]}</p><h2>Works</h2><p>{texts[2]}</p>{_works_table()}"
+        f"<h2>Later works</h2>{_works_table()}<h3>Singles</h3>{_works_table()}"
+        f"<h3>Films</h3>{_works_table()}<h2>Legacy</h2><p>{texts[3]}</p><p>{texts[4]}</p>"
+        f"<h2>Places</h2><p>{texts[5]}</p>"
+    )
+    navbox = "".join(f"<a href='/n/{n}'>Portal {n}</a> " for n in range(50))
+    html = (
+        f"<html><body><div class='page'><h1>Island</h1>{sections}</div>"
+        f"<div class='navbox'>{navbox}</div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "1975" in text and "Portal 3" not in text
+
+
+def test_sections_after_a_box_of_chrome_are_not_carried_over():
+    texts = _sentences(3)
+    comments = f"<div class='comments'><ul>{_links(30)}</ul></div>"
+    html = (
+        f"<html><body><div class='page'><p>{texts[0]}</p><p>{texts[1]}</p>{comments}"
+        f"<h2>Readers write</h2><p>{texts[2]}</p></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert texts[0] in text and texts[2] not in text

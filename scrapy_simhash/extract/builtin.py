@@ -103,6 +103,10 @@ THREADS_KEPT_WHOLE = True
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
 # cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
+# A reference page's sections after its tables and lists are the article's (see
+# bridge_sections); these are the children that may stand between two sections.
+SECTIONS_KEPT = True
+SECTION_DATA_TAGS = frozenset({"table", "ul", "ol", "li", "dl", "dt", "dd", *HEADING_TAGS})
 
 
 @dataclass
@@ -532,6 +536,63 @@ def bridge_run(
     return min(start, items[first][0]), max(end, items[last][1]), gaps
 
 
+def bridge_sections(
+    page: Segmented, scores: list[float], hints: list[int], best: int, start: int, end: int
+) -> int:
+    """The run's end carried on over the tables and lists of a reference page into its next
+    headed sections.
+
+    An encyclopedia-style page holds long tables and lists (works, dates, results) between
+    its sections: their linked cells score below zero, and Kadane's run ends at the first
+    long one. Here the run goes on past any number of children that are only tables, lists
+    and headings (not chrome) when a heading then opens paragraphs (or a section) of the
+    run's kind with BRIDGE_MIN_SCORE or more. Returns the new end; what was carried over
+    stays in the text (it is the page's data; link lists in it are left out as anywhere).
+    """
+    if best < 0 or start >= end:
+        return end
+    items = _children(page, best)
+    values = [sum(scores[a:b]) for a, b, _, _ in items]
+    last = max((i for i, item in enumerate(items) if item[0] < end), default=-1)
+    kinds = {items[i][2] for i in range(last + 1) if items[i][1] > start and values[i] > 0}
+    if last < 0 or last + 1 >= len(items):
+        return end
+    owners, tags = page.block_owner, page.node_tag
+    data_owner = in_tables(page)
+    for node, tag in enumerate(tags):
+        data_owner[node] = data_owner[node] or tag in SECTION_DATA_TAGS
+
+    def is_data(first: int, stop: int) -> bool:
+        return all(
+            scores[block] >= 0 or (owners[block] >= 0 and data_owner[owners[block]])
+            for block in range(first, stop)
+        )
+
+    def opens_section(index: int) -> bool:
+        first = items[index][0]
+        return items[index - 1][2] in HEADING_TAGS or tags[owners[first]] in HEADING_TAGS
+
+    index = last + 1
+    while index < len(items):
+        gap = index
+        while gap < len(items) and not (values[gap] > 0 and items[gap][2] in kinds):
+            first, stop, _, node = items[gap]
+            if hints[node] == NEGATIVE or not is_data(first, stop):
+                return end
+            gap += 1
+        if gap >= len(items) or not opens_section(gap):
+            return end
+        reach, total = gap, 0.0
+        while reach < len(items) and values[reach] > 0 and items[reach][2] in kinds:
+            total += values[reach]
+            reach += 1
+        if total < BRIDGE_MIN_SCORE:
+            return end
+        end = max(end, items[reach - 1][1])
+        index = reach
+    return end
+
+
 def bridge_up(
     page: Segmented, scores: list[float], best: int, start: int, end: int,
     gaps: list[tuple[int, int]],
@@ -717,6 +778,8 @@ def article_from_segments(
     start, end, gaps = bridge_run(page, scores, best, start, end)
     if BRIDGE_UP_LEVELS:
         best, start, end, gaps = bridge_up(page, scores, best, start, end, gaps)
+    if SECTIONS_KEPT:
+        end = bridge_sections(page, scores, hints, best, start, end)
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
