@@ -570,3 +570,42 @@ def test_sections_after_a_box_of_chrome_are_not_carried_over():
     )
     text = extract_main_text(html, include_title=False)
     assert texts[0] in text and texts[2] not in text
+
+
+_RELATED_BOX = f"<div class='related'><h3>Read more</h3><ul>{_links(15)}</ul></div>"
+_INLINE_RUN = (  # four inline blocks in a row: an ad, share links, related links, a signup
+    "<div class='ad-slot'>Advertisement</div><div class='social-share'><a href='/f'>Share</a> "
+    "<a href='/t'>Tweet</a></div>" + _RELATED_BOX + "<div class='newsletter'><p>Sign up for our "
+    "newsletter to get the top stories in your inbox, every morning.</p></div>"
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the rest of the body wrapped apart after the box
+        f"<div class='body'>{_article(PARAGRAPHS[:1])}{_RELATED_BOX}"
+        f"<div class='body-rest'>{_article(PARAGRAPHS[1:])}</div></div>",
+        # two wrappers named alike, not the same
+        f"<div class='story-body story-body--top'>{_article(PARAGRAPHS[:1])}</div>{_RELATED_BOX}"
+        f"<div class='story-body story-body--bottom'>{_article(PARAGRAPHS[1:])}</div>",
+        # several inline blocks in a row
+        f"<div class='body'>{_article(PARAGRAPHS[:1])}{_INLINE_RUN}{_article(PARAGRAPHS[1:])}"
+        "</div>",
+    ],
+)
+def test_the_half_of_an_article_after_inline_blocks_is_kept(body):
+    html = f"<html><body><main><h1>Harbour baths</h1>{body}</main></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "Sign up" not in text
+
+
+def test_an_author_box_after_the_article_is_not_its_second_half():
+    bio = "<div class='author'><span>Ann Lee</span><p>" + PARAGRAPHS[0].upper() + "</p></div>"
+    html = (
+        f"<html><body><main><div class='body'>{_article()}{_RELATED_BOX}{bio}</div></main>"
+        "</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert PARAGRAPHS[-1] in text and PARAGRAPHS[0].upper() not in text

@@ -92,7 +92,7 @@ DATED_LINE_MAX_UNITS = 40
 # goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
-BRIDGE_MAX_ITEMS = 2
+BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
 # A list of dated posts whose dated lines name different people (or none) is a thread
@@ -103,6 +103,7 @@ THREADS_KEPT_WHOLE = True
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
 # cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
+WRAPPED_PARAGRAPHS_MIN = 2
 # A reference page's sections after its tables and lists are the article's (see
 # bridge_sections); these are the children that may stand between two sections.
 SECTIONS_KEPT = True
@@ -474,31 +475,56 @@ def bridge_run(
     A link list, an advertisement or an embedded post between two halves of an article can
     outweigh the shorter half, and Kadane's run then stops at it. Here the run goes on past at
     most BRIDGE_MAX_ITEMS children scoring below zero (and as many headings, scoring zero) when
-    the children after them are paragraphs of a kind the run already holds (same tag) with
-    BRIDGE_MIN_SCORE or more of text; the same backwards. Returns the new edges and the bridged
-    gaps (block ranges), whose blocks scoring at most zero are left out of the text.
-    ``by_class``: a kind is a tag and a class (wrappers: "div" says nothing).
+    the children after them are paragraphs of a kind the run already holds (same tag, or a
+    wrapper of such paragraphs) with BRIDGE_MIN_SCORE or more of text; the same backwards.
+    Returns the new edges and the bridged gaps (block ranges), whose blocks scoring at most
+    zero are left out of the text. ``by_class``: a kind is a tag with a class word in common
+    (wrappers: "div" says nothing; "story-body top" and "story-body bottom" are one kind).
     """
     if best < 0 or start >= end:
         return start, end, []
     children = _children(page, best)
     if not children:
         return start, end, []
-    classes = page.node_class
-    items = [
-        (a, b, (tag, classes[node]) if by_class else tag) for a, b, tag, node in children
-    ]
-    values = [sum(scores[a:b]) for a, b, _ in items]
-    first = next((i for i, (a, b, _) in enumerate(items) if b > start), 0)
-    last = max((i for i, (a, b, _) in enumerate(items) if a < end), default=first)
-    kinds = {items[i][2] for i in range(first, last + 1) if values[i] > 0}
+    classes, owners, tags, own_hints = (
+        page.node_class, page.block_owner, page.node_tag, page.node_own_hint
+    )
+    values = [sum(scores[a:b]) for a, b, _, _ in children]
+    first = next((i for i, (a, b, _, _) in enumerate(children) if b > start), 0)
+    last = max((i for i, (a, b, _, _) in enumerate(children) if a < end), default=first)
+    run = [i for i in range(first, last + 1) if values[i] > 0]
+    kinds = {children[i][2] for i in run}
+    kind_nodes = [children[i][3] for i in run]
+    words = {word for node in kind_nodes for word in classes[node].split()}
+    positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
+    # the paragraphs' own tags, for a half of the article that is not wrapped like the other
+    inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0} if by_class else set()
+
+    def fits(index: int) -> bool:
+        a, b, tag, node = children[index]
+        if by_class:
+            return tag in inner or (
+                tag in kinds
+                and (
+                    not words.isdisjoint(classes[node].split())
+                    or (positive and own_hints[node] == POSITIVE)
+                )
+            )
+        if tag in kinds:
+            return True
+        # A wrapper of paragraphs of the run's kind ("body-rest" after an inline block); two
+        # at least, one is more often a box beside the article (the author's bio).
+        held = sum(scores[i] > 0 and tags[owners[i]] in kinds for i in range(a, b))
+        return held >= WRAPPED_PARAGRAPHS_MIN
+
+    items = children
     gaps: list[tuple[int, int]] = []
 
     def continuation(index: int, step: int) -> tuple[int, float]:
         """From ``index``, the farthest item of a stretch of positive items of the run's
         kinds (stepping by ``step``) and its total."""
         total, reach = 0.0, -1
-        while 0 <= index < len(items) and values[index] > 0 and items[index][2] in kinds:
+        while 0 <= index < len(items) and values[index] > 0 and fits(index):
             total += values[index]
             reach = index
             index += step
