@@ -609,3 +609,22 @@ def test_an_author_box_after_the_article_is_not_its_second_half():
     )
     text = extract_main_text(html, include_title=False)
     assert PARAGRAPHS[-1] in text and PARAGRAPHS[0].upper() not in text
+
+
+def test_the_lead_before_the_first_paragraph_is_kept():
+    """A subtitle in heading markup and a standfirst without a full stop open the article;
+    the headline, a linked line and a byline before them do not."""
+    subtitle = "Swimmers celebrate as the council backs a plan ten years in the making"
+    standfirst = "Repairs start in spring and the pools should fill again by July"
+    html = (
+        "<html><head><title>Harbour baths to reopen</title></head><body><main>"
+        "<div class='story'><h1>Harbour baths to reopen</h1>"
+        "<p><a href='/local'>More local news from the harbour district and the old town</a></p>"
+        f"<div class='byline'>By Ann Lee</div><h2>{subtitle}</h2><p class='standfirst'>"
+        f"{standfirst}</p>{_article()}</div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert subtitle in text and standfirst in text
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Harbour baths to reopen" not in text and "More local news" not in text
+    assert "Ann Lee" not in text

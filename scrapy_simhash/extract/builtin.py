@@ -104,6 +104,9 @@ THREADS_KEPT_WHOLE = True
 # cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
 WRAPPED_PARAGRAPHS_MIN = 2
+# The article's lead: a subtitle or a standfirst right before its first paragraph.
+LEAD_KEPT = True
+LEAD_MIN_UNITS = 8
 # A reference page's sections after its tables and lists are the article's (see
 # bridge_sections); these are the children that may stand between two sections.
 SECTIONS_KEPT = True
@@ -647,6 +650,38 @@ def bridge_up(
     return best, start, end, gaps
 
 
+def article_lead(
+    page: Segmented, hints: list[int], boilerplate: set[int],
+    best: int, start: int, end: int, title: str,
+) -> int:
+    """The run's start moved back, inside ``best``, over the article's lead: a subtitle in
+    heading markup, a standfirst without a full stop (a "label" to the scores). Only unlinked
+    text that is neither chrome nor furniture nor the headline, right before the run."""
+    if best < 0 or start >= end:
+        return start
+    owners, tags, texts = page.block_owner, page.node_tag, page.block_text
+    links = page.block_link_chars
+    low = page.node_start[best]
+
+    def plain(index: int) -> bool:
+        owner = owners[index]
+        return (
+            owner >= 0
+            and not links[index]
+            and hints[owner] != NEGATIVE
+            and index not in boilerplate
+        )
+
+    while start > low and plain(start - 1):
+        index = start - 1
+        text = _normalize(texts[index])
+        is_heading = tags[owners[index]] in HEADING_TAGS
+        if text == title or not (is_heading or text_units(text) >= LEAD_MIN_UNITS):
+            break
+        start = index
+    return start
+
+
 def _is_dated_line(text: str) -> bool:
     """A short line with a date that is not a sentence: "Posted 2005-03-21 01:20 by Ann"."""
     if not ("19" in text or "20" in text) or _BYLINE_DATE_RE.search(text) is None:
@@ -809,6 +844,8 @@ def article_from_segments(
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
+    if LEAD_KEPT:
+        start = article_lead(page, hints, boilerplate, best, start, end, title)
     # The bridged interruptions are not the article's: they do not count against it.
     mass = sum(scores[start:end]) - sum(min(0.0, sum(scores[a:b])) for a, b in gaps if b <= end)
     if best < 0 or mass < MIN_ARTICLE_SCORE:
