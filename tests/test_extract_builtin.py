@@ -628,3 +628,16 @@ def test_the_lead_before_the_first_paragraph_is_kept():
     assert all(paragraph in text for paragraph in PARAGRAPHS)
     assert "Harbour baths to reopen" not in text and "More local news" not in text
     assert "Ann Lee" not in text
+
+
+def test_the_rest_of_an_article_wrapped_apart_after_a_box_is_kept():
+    """The longer half first, the rest (two paragraphs or more) wrapped in a box of its own
+    after an inline box of links: the wrapper of paragraphs is the article's."""
+    texts = _sentences(5)
+    html = (
+        f"<html><body><main><div class='body'>{_article(texts[:3])}{_RELATED_BOX}"
+        f"<div class='body-rest'>{_article(texts[3:])}</div></div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Another story" not in text

@@ -587,11 +587,13 @@ def bridge_sections(
     if last < 0 or last + 1 >= len(items):
         return end
     owners, tags = page.block_owner, page.node_tag
-    data_owner = in_tables(page)
-    for node, tag in enumerate(tags):
-        data_owner[node] = data_owner[node] or tag in SECTION_DATA_TAGS
+    data_owner: list[bool] = []  # each node: a table, a list or a heading, or inside a table
 
     def is_data(first: int, stop: int) -> bool:
+        if not data_owner:  # read only when some child scores below zero
+            data_owner.extend(in_tables(page))
+            for node, tag in enumerate(tags):
+                data_owner[node] = data_owner[node] or tag in SECTION_DATA_TAGS
         return all(
             scores[block] >= 0 or (owners[block] >= 0 and data_owner[owners[block]])
             for block in range(first, stop)
@@ -606,7 +608,7 @@ def bridge_sections(
         gap = index
         while gap < len(items) and not (values[gap] > 0 and items[gap][2] in kinds):
             first, stop, _, node = items[gap]
-            if hints[node] == NEGATIVE or not is_data(first, stop):
+            if hints[node] == NEGATIVE or (values[gap] < 0 and not is_data(first, stop)):
                 return end
             gap += 1
         if gap >= len(items) or not opens_section(gap):
