@@ -658,7 +658,8 @@ def article_lead(
 ) -> int:
     """The run's start moved back, inside ``best``, over the article's lead: a subtitle in
     heading markup, a standfirst without a full stop (a "label" to the scores). Only unlinked
-    text that is neither chrome nor furniture nor the headline, right before the run."""
+    text that is neither chrome nor furniture nor the headline (the title's heading or an
+    h1), right before the run."""
     if best < 0 or start >= end:
         return start
     owners, tags, texts = page.block_owner, page.node_tag, page.block_text
@@ -677,8 +678,10 @@ def article_lead(
     while start > low and plain(start - 1):
         index = start - 1
         text = _normalize(texts[index])
-        is_heading = tags[owners[index]] in HEADING_TAGS
-        if text == title or not (is_heading or text_units(text) >= LEAD_MIN_UNITS):
+        tag = tags[owners[index]]
+        if tag == "h1" or text == title:
+            break  # the headline, whatever the <title> says
+        if not (tag in HEADING_TAGS or text_units(text) >= LEAD_MIN_UNITS):
             break
         start = index
     return start
