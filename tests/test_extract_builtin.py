@@ -641,3 +641,22 @@ def test_the_rest_of_an_article_wrapped_apart_after_a_box_is_kept():
     text = extract_main_text(html, include_title=False)
     assert all(sentence in text for sentence in texts)
     assert "Another story" not in text
+
+
+def test_an_infobox_keeps_its_linked_values_inside_the_article():
+    infobox = (
+        "<table class='infobox'><tr><th>Capital</th><td><a href='/w/port'>Port Town</a></td></tr>"
+        "<tr><th>Languages</th><td><a href='/w/en'>English</a>, <a href='/w/mi'>Maori</a></td>"
+        "</tr></table>"
+    )
+    menu = "<table class='layout'><tr>" + "".join(
+        f"<td><a href='/s/{n}'>Section {n}</a></td>" for n in range(8)
+    ) + "</tr></table>"
+    html = (
+        f"<html><body>{menu}<div class='page'><h1>Island</h1><p>{PARAGRAPHS[0]}</p>{infobox}"
+        f"{_article(PARAGRAPHS[1:])}</div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "Port Town" in text and "English, Maori" in text
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Section 3" not in text

@@ -104,6 +104,7 @@ THREADS_KEPT_WHOLE = True
 # cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
 WRAPPED_PARAGRAPHS_MIN = 2
+TABLE_LINKS_KEPT = True
 # The article's lead: a subtitle or a standfirst right before its first paragraph.
 LEAD_KEPT = True
 LEAD_MIN_UNITS = 8
@@ -861,6 +862,9 @@ def article_from_segments(
     filter_chrome = best < 0 or hints[best] != NEGATIVE
     node_tag = page.node_tag
     texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
+    # Inside the article, a table's linked cells are its data (an infobox's values, a table
+    # of works); elsewhere on the page a table of links is a menu.
+    data_cells = in_tables(page) if TABLE_LINKS_KEPT and is_article else None
     paragraphs: list[str] = []
     for index in range(start, end):
         owner = owners[index]
@@ -871,7 +875,12 @@ def article_from_segments(
         if gaps and scores[index] <= 0 and any(a <= index < b for a, b in gaps):
             continue  # the inline interruption the run was carried over
         is_heading = owner >= 0 and node_tag[owner] in HEADING_TAGS
-        if link_chars[index] and scores[index] < 0 and not is_heading:
+        if (
+            link_chars[index]
+            and scores[index] < 0
+            and not is_heading
+            and not (data_cells is not None and owner >= 0 and data_cells[owner])
+        ):
             continue
         lines = _lines(texts[index])
         if is_heading and len(lines) == 1 and lines[0] == title:
