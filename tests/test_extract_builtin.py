@@ -660,3 +660,20 @@ def test_an_infobox_keeps_its_linked_values_inside_the_article():
     assert "Port Town" in text and "English, Maori" in text
     assert all(paragraph in text for paragraph in PARAGRAPHS)
     assert "Section 3" not in text
+
+
+def test_linked_teaser_headings_inside_the_article_are_left_out():
+    more = "<h4>More:</h4>" + "".join(
+        f"<ul><li><h4><a href='/s/{n}'>Another story about the harbour, number {n}</a></h4></li>"
+        "</ul>"
+        for n in range(3)
+    )
+    html = (
+        "<html><head><title>Harbour baths</title></head><body><article><h1>Harbour baths</h1>"
+        f"<div class='body'>{_article(PARAGRAPHS[:2])}{more}"
+        f"{_article(PARAGRAPHS[2:])}<h2>What comes next</h2>{_article(_sentences(2))}</div>"
+        "</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "What comes next" in text

@@ -105,6 +105,7 @@ THREADS_KEPT_WHOLE = True
 BRIDGE_UP_LEVELS = 2
 WRAPPED_PARAGRAPHS_MIN = 2
 TABLE_LINKS_KEPT = True
+LINKED_HEADINGS_DROPPED = True
 # The article's lead: a subtitle or a standfirst right before its first paragraph.
 LEAD_KEPT = True
 LEAD_MIN_UNITS = 8
@@ -878,7 +879,7 @@ def article_from_segments(
         if (
             link_chars[index]
             and scores[index] < 0
-            and not is_heading
+            and (not is_heading or LINKED_HEADINGS_DROPPED)
             and not (data_cells is not None and owner >= 0 and data_cells[owner])
         ):
             continue
