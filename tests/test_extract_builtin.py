@@ -677,3 +677,18 @@ def test_linked_teaser_headings_inside_the_article_are_left_out():
     text = extract_main_text(html, include_title=False)
     assert all(paragraph in text for paragraph in PARAGRAPHS)
     assert "Another story" not in text and "What comes next" in text
+
+
+def test_label_lines_inside_the_article_are_left_out():
+    """"Author:", "Publish date:" are furniture's labels; a sentence that ends with a colon
+    and a table's labels are not."""
+    intro = "Here is what the council decided when it met on Tuesday evening:"
+    table = "<table><tr><td>Cost:</td><td>four million pounds</td></tr></table>"
+    html = (
+        f"<html><body><article><p>{intro}</p>{_article(PARAGRAPHS[:1])}<div>Author:</div>"
+        f"<div>Publish date:</div>{_article(PARAGRAPHS[1:])}{table}"
+        f"{_article(_sentences(2))}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "Author:" not in text and "Publish date:" not in text
+    assert intro in text and "Cost:" in text

@@ -104,7 +104,11 @@ THREADS_KEPT_WHOLE = True
 # cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
 WRAPPED_PARAGRAPHS_MIN = 2
+# Inside the article, the linked cells of a table are data; linked headings are teasers.
 TABLE_LINKS_KEPT = True
+# Short lines that end with a colon, outside tables: labels of page furniture.
+LABELS_DROPPED = True
+LABEL_MAX_UNITS = 3
 LINKED_HEADINGS_DROPPED = True
 # The article's lead: a subtitle or a standfirst right before its first paragraph.
 LEAD_KEPT = True
@@ -232,6 +236,15 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     ):
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
+            continue
+        if (
+            LABELS_DROPPED
+            and units <= LABEL_MAX_UNITS
+            and text.rstrip().endswith((":", "："))
+            and not (owner >= 0 and in_table[owner])  # a table's labels go with its data
+        ):
+            append(-1.0)  # "Author:", "Publish date:", "More:": a label, not the article's
+            drop(index)
             continue
         if units < TINY_UNITS:  # most blocks: a label, a menu item, a date; no regex needed
             append(-1.0 if units and (link_chars or owner < 0 or not in_table[owner]) else 0.0)
