@@ -6,15 +6,24 @@ punctuation, link density and the class/id hint in force: article paragraphs sco
 link lists, labels, bylines and datelines, teasers cut off with "...", legal lines and hinted
 chrome score below zero. The main content is the run of consecutive children (text blocks and
 whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
-sums (no second walk over the tree). Inside it, link lists, hinted chrome, page furniture
-(bylines, datelines, legal lines) and a heading that repeats the headline are left out. Three or
+sums (no second walk over the tree). Inside it, link lists (linked teaser headings too), hinted
+chrome, page furniture (bylines, datelines, legal lines, "Author:" labels) and a heading that
+repeats the headline are left out; a table's linked cells stay (an infobox's values). Three or
 more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
-stories") and count as chrome. Short unlinked table cells (a year, a figure) are data, not
-labels: they score zero, so a long table between two sections does not split an article. When
-the run is a list of three or more sibling posts of one kind, each with its own text and dated
-line (a blog's front page, a forum thread), only the first post is kept. A page without prose (a
-product page, a form) falls back to its plain text minus link lists and chrome, so that it
-still has something to fingerprint.
+stories") and count as chrome, unless a sibling of theirs is an article (a thread's opening
+post beside its short replies). Short unlinked table cells (a year, a figure) are data, not
+labels: they score zero, so a long table between two sections does not split an article.
+
+The run is then carried on where Kadane's sum stops short of the article: over up to four
+inline blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind,
+also when the rest is wrapped apart or in a sibling wrapper named alike; over any number of
+tables and lists into a reference page's next headed sections; back over the article's lead (a
+subtitle, a standfirst). When the run is a list of three or more sibling posts of one kind,
+each with its own text and dated line, the dated lines tell a blog's front page (one author:
+only the newest post is kept) from a thread (several, or no name: kept whole). A page without
+prose (a product page, a form) falls back to its plain text minus link lists and chrome, and a
+page whose every block was filtered out to all its text, hidden text last: a page that shows
+text never gives an empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
