@@ -732,12 +732,14 @@ def _voice(dated_line: str) -> str:
 
 
 def first_entry_end(page: Segmented, scores: list[float], best: int, start: int, end: int) -> int:
-    """Where the first post ends when the run is a list of dated posts, else ``end``.
+    """Where the first post ends when the run is a blog's front page, else ``end``.
 
     A blog's front page or a forum thread is a run of sibling entries of one tag and class,
-    each with its own text and a dated line ("posted 2005-03-21 by ..."); the page's main
-    content is its first post. ENTRY_MIN or more such siblings among the run's children, with
-    at least ENTRY_MIN_SHARE of its text, make a list; one article has one dateline.
+    each with its own text and a dated line ("posted 2005-03-21 by ..."). ENTRY_MIN or more
+    such siblings among the run's children, with at least ENTRY_MIN_SHARE of its text, make a
+    list; one article has one dateline. When the dated lines, dates left out, read the same
+    (one author), the page's main content is its first post; when they name different people,
+    or none (THREADS_KEPT_WHOLE), it is a thread, kept whole.
     """
     if best < 0:
         return end
@@ -854,9 +856,9 @@ def article_from_segments(
 ) -> Article:
     """Headline and main-content paragraphs of an already segmented page.
 
-    On a list of dated posts (a blog's front page, a forum thread) the main content is the
-    first post; ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a
-    blog's front page is not a near-duplicate of its newest post's own page). ``lenient``
+    On a blog's front page the main content is the first post (see :func:`first_entry_end`);
+    ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a blog's front
+    page is not a near-duplicate of its newest post's own page). ``lenient``
     weighs strong chrome hints as weak ones (see :func:`node_hints`).
     """
     boilerplate: set[int] = set()
