@@ -205,12 +205,16 @@ def test_fingerprints_see_the_whole_list_of_posts():
         assert all(body in text for _, _, body in POSTS)
 
 
-def _forum_thread(authors: list[str]) -> tuple[str, str, list[str]]:
-    opening = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。" * 3
-    replies = [
-        "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
-        "赞同楼主的看法，传闻不能当真，还是要看事实和证据，否则只会让误会越来越深，谁也说服不了谁。",
-    ]
+_REPLIES = [
+    "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
+    "赞同楼主的看法，传闻不能当真，还是要看事实和证据，否则只会让误会越来越深，谁也说服不了谁。",
+]
+
+
+def _forum_thread(authors: list[str], length: int = 3) -> tuple[str, str, list[str]]:
+    sentence = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。"
+    opening = sentence * length
+    replies = _REPLIES
     posts = "".join(
         f"<table><tr><td>回复</td></tr><tr><td><p>{text}</p><p>------</p>"
         f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by {author} 〓</p></td></tr></table>"
@@ -225,6 +229,14 @@ def test_a_forum_thread_is_kept_whole():
     html, opening, replies = _forum_thread(["duscha", "小雨", "关子"])
     text = extract_main_text(html, include_title=False)
     assert opening in text and all(reply in text for reply in replies)
+
+
+def test_a_thread_whose_replies_are_a_footnote_gives_its_opening_post():
+    html, opening, replies = _forum_thread(["duscha", "小雨", "关子"], length=10)
+    text = extract_main_text(html, include_title=False)
+    assert opening in text and all(reply not in text for reply in replies)
+    whole = extract_main_text(html, include_title=False, first_entry_only=False)
+    assert all(reply in whole for reply in replies)
 
 
 def test_posts_of_one_author_are_a_front_page_whatever_their_dates():

@@ -108,6 +108,7 @@ LENIENT_FALLBACK = True
 # (replies to one opening post): kept whole. One name throughout is a blog's front page: its
 # newest post.
 THREADS_KEPT_WHOLE = True
+THREAD_REPLIES_MIN_SHARE = 0.25
 # A run that covers the whole of its node is carried on in the parent, over at most
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
 # cut into two wrappers by an advertisement or a "related" box).
@@ -770,9 +771,15 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
             or sum(member_mass for _, member_mass in entries) < ENTRY_MIN_SHARE * mass
         ):
             continue
-        if THREADS_KEPT_WHOLE and (len(voices) > 1 or "" in voices):
+        total = sum(member_mass for _, member_mass in entries)
+        if (
+            THREADS_KEPT_WHOLE
+            and (len(voices) > 1 or "" in voices)
+            and total - entries[0][1] >= THREAD_REPLIES_MIN_SHARE * total
+        ):
             # Posts signed by different people, or by nobody the dated line names (the
-            # author stands apart): a thread, kept whole.
+            # author stands apart): a thread, kept whole, unless its replies are a footnote
+            # to the opening post ("agreed", "nice pic").
             return end
         cut = min(end, ends[entries[0][0]])
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
