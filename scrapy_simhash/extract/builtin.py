@@ -208,13 +208,15 @@ def _is_legal(text: str) -> bool:
     return False
 
 
-def in_tables(page: Segmented) -> list[bool]:
-    """For each node: whether it is a table or inside one."""
+def in_tables(page: Segmented, within: int = -1) -> list[bool]:
+    """For each node: whether it is a table or inside one (only tables inside node ``within``
+    when it is given: a layout table around it is not its data)."""
     inside = [False] * len(page.node_tag)
     lasts = page.node_last
-    done = 0
+    done = within + 1 if within >= 0 else 0
+    stop = lasts[within] if within >= 0 else len(inside)
     for index in [index for index, tag in enumerate(page.node_tag) if tag == "table"]:
-        if index >= done:  # not inside a table already marked
+        if done <= index < stop:  # not inside a table already marked
             done = lasts[index]
             inside[index:done] = [True] * (done - index)
     return inside
@@ -895,8 +897,11 @@ def article_from_segments(
     node_tag = page.node_tag
     texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
     # Inside the article, a table's linked cells are its data (an infobox's values, a table
-    # of works); elsewhere on the page a table of links is a menu.
-    data_cells = in_tables(page) if TABLE_LINKS_KEPT and is_article else None
+    # of works); elsewhere on the page a table of links is a menu, and so it is in a page
+    # whose article is its whole body (tables there lay the page out).
+    data_cells = None
+    if TABLE_LINKS_KEPT and is_article and page.node_tag[best] not in ("html", "body"):
+        data_cells = in_tables(page, within=best)
     paragraphs: list[str] = []
     for index in range(start, end):
         owner = owners[index]
