@@ -525,10 +525,13 @@ def bridge_run(
     run = [i for i in range(first, last + 1) if values[i] > 0]
     kinds = {children[i][2] for i in run}
     kind_nodes = [children[i][3] for i in run]
-    words = {word for node in kind_nodes for word in classes[node].split()}
-    positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
-    # the paragraphs' own tags, for a half of the article that is not wrapped like the other
-    inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0} if by_class else set()
+    words: set[str] = set()
+    positive, inner = False, set()
+    if by_class:
+        words = {word for node in kind_nodes for word in classes[node].split()}
+        positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
+        # the paragraphs' own tags, for a half of the article not wrapped like the other
+        inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
 
     def fits(index: int) -> bool:
         a, b, tag, node = children[index]
@@ -605,8 +608,8 @@ def bridge_sections(
     run's kind with BRIDGE_MIN_SCORE or more. Returns the new end; what was carried over
     stays in the text (it is the page's data; link lists in it are left out as anywhere).
     """
-    if best < 0 or start >= end:
-        return end
+    if best < 0 or start >= end or max(scores[end : page.node_end[best]], default=0.0) <= 0:
+        return end  # no text after the run in its node: nothing to carry it to
     items = _children(page, best)
     values = [sum(scores[a:b]) for a, b, _, _ in items]
     last = max((i for i, item in enumerate(items) if item[0] < end), default=-1)
@@ -664,9 +667,7 @@ def bridge_up(
         if best < 0 or parents[best] < 0:
             break
         low, high = starts[best], ends[best]
-        if any(score > 0 for score in scores[low:start]) or any(
-            score > 0 for score in scores[end:high]
-        ):
+        if max(scores[low:start], default=0.0) > 0 or max(scores[end:high], default=0.0) > 0:
             break  # the run is only a part of its node
         new_start, new_end, new_gaps = bridge_run(
             page, scores, parents[best], start, end, by_class=True
@@ -899,9 +900,8 @@ def article_from_segments(
     # Inside the article, a table's linked cells are its data (an infobox's values, a table
     # of works); elsewhere on the page a table of links is a menu, and so it is in a page
     # whose article is its whole body (tables there lay the page out).
-    data_cells = None
-    if TABLE_LINKS_KEPT and is_article and page.node_tag[best] not in ("html", "body"):
-        data_cells = in_tables(page, within=best)
+    keeps_cells = TABLE_LINKS_KEPT and is_article and page.node_tag[best] not in ("html", "body")
+    data_cells: list[bool] = []  # read at the first linked block that needs it
     paragraphs: list[str] = []
     for index in range(start, end):
         owner = owners[index]
@@ -916,7 +916,7 @@ def article_from_segments(
             link_chars[index]
             and scores[index] < 0
             and (not is_heading or LINKED_HEADINGS_DROPPED)
-            and not (data_cells is not None and owner >= 0 and data_cells[owner])
+            and not (keeps_cells and owner >= 0 and _in_data(page, best, data_cells, owner))
         ):
             continue
         lines = _lines(texts[index])
@@ -929,6 +929,13 @@ def article_from_segments(
         paragraphs = _all_lines(texts, boilerplate) or _all_lines(texts, set())
         is_article = False
     return Article(title, paragraphs, is_article, hints, boilerplate, teasers)
+
+
+def _in_data(page: Segmented, best: int, data_cells: list[bool], node: int) -> bool:
+    """Whether ``node`` is in a table inside ``best`` (``data_cells`` is filled once)."""
+    if not data_cells:
+        data_cells.extend(in_tables(page, within=best))
+    return data_cells[node]
 
 
 def _all_lines(texts: list[str], left_out: set[int]) -> list[str]:
