@@ -858,6 +858,9 @@ def headline(page: Segmented) -> str:
 
 
 def _lines(text: str) -> list[str]:
+    if LINE_BREAK not in text:  # most blocks: one line, no generator needed
+        line = " ".join(text.split())
+        return [line] if line else []
     return [line for line in (_normalize(part) for part in text.split(LINE_BREAK)) if line]
 
 
