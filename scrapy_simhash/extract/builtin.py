@@ -110,16 +110,18 @@ LENIENT_FALLBACK = True
 THREADS_KEPT_WHOLE = True
 THREAD_REPLIES_MIN_SHARE = 0.25
 # A run that covers the whole of its node is carried on in the parent, over at most
-# BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag and class (an article body
-# cut into two wrappers by an advertisement or a "related" box).
+# BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag with a class word in common
+# (an article body cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
+# A wrapper after an interruption continues the run when it holds this many paragraphs of
+# the run's kind (one alone is more often a box beside the article: the author's bio).
 WRAPPED_PARAGRAPHS_MIN = 2
 # Inside the article, the linked cells of a table are data; linked headings are teasers.
 TABLE_LINKS_KEPT = True
+LINKED_HEADINGS_DROPPED = True
 # Short lines that end with a colon, outside tables: labels of page furniture.
 LABELS_DROPPED = True
 LABEL_MAX_UNITS = 3
-LINKED_HEADINGS_DROPPED = True
 # The article's lead: a subtitle or a standfirst right before its first paragraph.
 LEAD_KEPT = True
 LEAD_MIN_UNITS = 8
@@ -513,20 +515,20 @@ def bridge_run(
     """
     if best < 0 or start >= end:
         return start, end, []
-    children = _children(page, best)
-    if not children:
+    items = _children(page, best)
+    if not items:
         return start, end, []
     classes, owners, tags, own_hints = (
         page.node_class, page.block_owner, page.node_tag, page.node_own_hint
     )
-    values = [sum(scores[a:b]) for a, b, _, _ in children]
-    first = next((i for i, (a, b, _, _) in enumerate(children) if b > start), 0)
-    last = max((i for i, (a, b, _, _) in enumerate(children) if a < end), default=first)
+    values = [sum(scores[a:b]) for a, b, _, _ in items]
+    first = next((i for i, (a, b, _, _) in enumerate(items) if b > start), 0)
+    last = max((i for i, (a, b, _, _) in enumerate(items) if a < end), default=first)
     run = [i for i in range(first, last + 1) if values[i] > 0]
-    kinds = {children[i][2] for i in run}
-    kind_nodes = [children[i][3] for i in run]
+    kinds = {items[i][2] for i in run}
+    kind_nodes = [items[i][3] for i in run]
     words: set[str] = set()
-    positive, inner = False, set()
+    positive, inner = False, set[str]()
     if by_class:
         words = {word for node in kind_nodes for word in classes[node].split()}
         positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
@@ -534,7 +536,7 @@ def bridge_run(
         inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
 
     def fits(index: int) -> bool:
-        a, b, tag, node = children[index]
+        a, b, tag, node = items[index]
         if by_class:
             return tag in inner or (
                 tag in kinds
@@ -545,12 +547,10 @@ def bridge_run(
             )
         if tag in kinds:
             return True
-        # A wrapper of paragraphs of the run's kind ("body-rest" after an inline block); two
-        # at least, one is more often a box beside the article (the author's bio).
+        # a wrapper of paragraphs of the run's kind ("body-rest" after an inline block)
         held = sum(scores[i] > 0 and tags[owners[i]] in kinds for i in range(a, b))
         return held >= WRAPPED_PARAGRAPHS_MIN
 
-    items = children
     gaps: list[tuple[int, int]] = []
 
     def continuation(index: int, step: int) -> tuple[int, float]:
