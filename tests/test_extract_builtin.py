@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from scrapy_simhash.extract import builtin, extract_main_text
@@ -203,20 +205,54 @@ def test_fingerprints_see_the_whole_list_of_posts():
         assert all(body in text for _, _, body in POSTS)
 
 
-def test_a_forum_thread_gives_its_opening_post():
-    opening = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。" * 3
-    replies = [
-        "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
-        "赞同楼主的看法，传闻不能当真，还是要看事实和证据，否则只会让误会越来越深，谁也说服不了谁。",
-    ]
+_REPLIES = [
+    "楼主说得有道理，我也一直这样认为，只是很少有人愿意听，大家总是更相信那些耸人听闻的说法。",
+    "赞同楼主的看法，传闻不能当真，还是要看事实和证据，否则只会让误会越来越深，谁也说服不了谁。",
+]
+
+
+def _forum_thread(authors: list[str], length: int = 3) -> tuple[str, str, list[str]]:
+    sentence = "我以往是一个最反感捕风捉影的人，每次看到有人拿传闻说事，我都会站出来讲道理。"
+    opening = sentence * length
+    replies = _REPLIES
     posts = "".join(
         f"<table><tr><td>回复</td></tr><tr><td><p>{text}</p><p>------</p>"
-        f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by user{index} 〓</p></td></tr></table>"
-        for index, text in enumerate([opening, *replies])
+        f"<p>〓 论坛 发布时间 2005/03/{15 + index} 22:36:13 by {author} 〓</p></td></tr></table>"
+        for index, (text, author) in enumerate(zip([opening, *replies], authors, strict=True))
     )
-    text = extract_main_text(f"<html><body>{posts}</body></html>", include_title=False)
+    return f"<html><body>{posts}</body></html>", opening, replies
+
+
+def test_a_forum_thread_is_kept_whole():
+    """Posts signed by different people are replies to the opening post: all of them are the
+    page's content (a blog's front page, one author throughout, gives its newest post)."""
+    html, opening, replies = _forum_thread(["duscha", "小雨", "关子"])
+    text = extract_main_text(html, include_title=False)
+    assert opening in text and all(reply in text for reply in replies)
+
+
+def test_a_thread_whose_replies_are_a_footnote_gives_its_opening_post():
+    html, opening, replies = _forum_thread(["duscha", "小雨", "关子"], length=10)
+    text = extract_main_text(html, include_title=False)
+    assert opening in text and all(reply not in text for reply in replies)
+    whole = extract_main_text(html, include_title=False, first_entry_only=False)
+    assert all(reply in whole for reply in replies)
+
+
+def test_posts_of_one_author_are_a_front_page_whatever_their_dates():
+    html, opening, replies = _forum_thread(["ann", "ann", "ann"])
+    text = extract_main_text(html, include_title=False)
     assert opening in text
     assert all(reply not in text for reply in replies)
+
+
+def test_a_blog_front_page_posted_on_different_weekdays_is_one_voice():
+    posts = [
+        (title, f"Posted on {day}, {date}", text)
+        for (title, date, text), day in zip(POSTS, ["Monday", "Thursday", "Sunday"], strict=True)
+    ]
+    text = extract_main_text(_blog_front_page(posts), include_title=False)
+    assert POSTS[0][2] in text and POSTS[1][2] not in text
 
 
 def test_two_dated_posts_are_not_a_list():
@@ -423,3 +459,248 @@ def test_a_reference_page_keeps_its_sections_past_a_long_list_of_links(wrapper):
     text = extract_main_text(html, include_title=False)
     assert all(sentence in text for sentence in texts)
     assert "Geography" in text and "Work 3 of" not in text
+
+
+@pytest.mark.parametrize("split", [1, 2])
+def test_an_article_body_cut_into_two_wrappers_keeps_both(split):
+    """A heavy box of links between two wrappers of one class (the body cut by an
+    advertisement slot): the half after it is still the article's, the box is not."""
+    box = f"<div class='related'><h3>Read more</h3><ul>{_links(15)}</ul></div>"
+    html = (
+        "<html><body><nav><a href='/'>Home</a></nav><main><h1>Harbour baths</h1>"
+        f"<div class='article-body'>{_article(PARAGRAPHS[:split])}</div>{box}"
+        f"<div class='article-body'>{_article(PARAGRAPHS[split:])}</div></main>"
+        f"<div class='sidebar'><ul>{_links(10)}</ul></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "Read more" not in text
+
+
+def test_wrappers_of_another_class_after_a_box_are_not_carried_over():
+    box = f"<div class='related'><ul>{_links(15)}</ul></div>"
+    promo = "<div class='promo-text'><p>" + PARAGRAPHS[0].upper() + "</p></div>"
+    html = (
+        f"<html><body><main><div class='article-body'>{_article()}</div>{box}{promo}</main>"
+        "</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert PARAGRAPHS[0].upper() not in text
+
+
+def test_text_is_given_in_composed_unicode():
+    """Pages that spell a letter as a base and a combining mark read as those that do not."""
+    sentence = "Le conseil a vote\u0301 le budget de l'e\u0301te\u0301 apre\u0300s un de\u0301bat. "
+    decomposed = sentence * 4
+    html = f"<html><body><article><p>{decomposed}</p><p>{PARAGRAPHS[0]}</p></article></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert "vot\u00e9 le budget de l'\u00e9t\u00e9" in text and "\u0301" not in text
+    assert unicodedata.is_normalized("NFC", text)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<div class='cookie-notice'><p>We use cookies to run this site.</p></div>",
+        "<div class='wrap'><a href='/a'>Menu one</a> <a href='/b'>Menu two</a></div>",
+        "<div style='display:none'><p>正文在脚本运行后显示，这里是文章的全部内容。</p></div>",
+        "<p>Copyright 2024 Harbour Times. All rights reserved.</p>",
+    ],
+)
+def test_a_page_that_shows_text_never_gives_an_empty_one(body):
+    html = f"<html><head><title>T</title></head><body>{body}</body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert text.strip()
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert not extraction.is_article and extraction.text.strip()
+
+
+def test_an_empty_page_stays_empty():
+    assert extract_main_text("<html><body><div> </div><script>x = 1</script></body></html>") == ""
+
+
+def _message_board(replies: list[str]) -> str:
+    """A thread as message boards lay it out: each post an <article> of one class, the
+    author's name in a heading of its own, the dated line naming no one."""
+    opening = " ".join(PARAGRAPHS)
+    posts = "".join(
+        f"<article class='message'><div class='user'><h4><a href='/m/{n}'>member{n}</a></h4>"
+        f"</div><div class='main'><div class='when'>Mar {n + 1}, 2019 #{n + 1}</div>"
+        f"<div class='body'>{text}</div></div></article>"
+        for n, text in enumerate([opening, *replies])
+    )
+    return f"<html><body><h1>Harbour baths</h1><div class='posts'>{posts}</div></body></html>"
+
+
+@pytest.mark.parametrize("reply_sentences", [1, 4])
+def test_short_replies_beside_an_opening_post_are_not_a_teaser_grid(reply_sentences):
+    replies = [" ".join(_sentences(reply_sentences, offset=10 * n)) for n in range(1, 5)]
+    text = extract_main_text(_message_board(replies), include_title=False)
+    assert PARAGRAPHS[0] in text
+    assert all(reply in text for reply in replies)
+
+
+def _works_table(rows: int = 40) -> str:
+    return (
+        "<table class='wikitable'>"
+        + "".join(
+            f"<tr><td>19{50 + n}</td><td><a href='/w/{n}'>Title of work {n}</a></td>"
+            f"<td><a href='/l/{n}'>Label {n} Records</a></td></tr>"
+            for n in range(rows)
+        )
+        + "</table>"
+    )
+
+
+def test_a_reference_page_keeps_its_sections_after_sections_of_tables():
+    """Several sections in a row that are only tables of linked works, then prose again:
+    the prose is still the article's, and the tables' unlinked data stays with it."""
+    texts = _sentences(6)
+    sections = (
+        f"<p>{texts[0]}</p><p>{texts[1]}</p><h2>Works</h2><p>{texts[2]}</p>{_works_table()}"
+        f"<h2>Later works</h2>{_works_table()}<h3>Singles</h3>{_works_table()}"
+        f"<h3>Films</h3>{_works_table()}<h2>Legacy</h2><p>{texts[3]}</p><p>{texts[4]}</p>"
+        f"<h2>Places</h2><p>{texts[5]}</p>"
+    )
+    navbox = "".join(f"<a href='/n/{n}'>Portal {n}</a> " for n in range(50))
+    html = (
+        f"<html><body><div class='page'><h1>Island</h1>{sections}</div>"
+        f"<div class='navbox'>{navbox}</div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "1975" in text and "Portal 3" not in text
+
+
+def test_sections_after_a_box_of_chrome_are_not_carried_over():
+    texts = _sentences(3)
+    comments = f"<div class='comments'><ul>{_links(30)}</ul></div>"
+    html = (
+        f"<html><body><div class='page'><p>{texts[0]}</p><p>{texts[1]}</p>{comments}"
+        f"<h2>Readers write</h2><p>{texts[2]}</p></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert texts[0] in text and texts[2] not in text
+
+
+_RELATED_BOX = f"<div class='related'><h3>Read more</h3><ul>{_links(15)}</ul></div>"
+_INLINE_RUN = (  # four inline blocks in a row: an ad, share links, related links, a signup
+    "<div class='ad-slot'>Advertisement</div><div class='social-share'><a href='/f'>Share</a> "
+    "<a href='/t'>Tweet</a></div>" + _RELATED_BOX + "<div class='newsletter'><p>Sign up for our "
+    "newsletter to get the top stories in your inbox, every morning.</p></div>"
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the rest of the body wrapped apart after the box
+        f"<div class='body'>{_article(PARAGRAPHS[:1])}{_RELATED_BOX}"
+        f"<div class='body-rest'>{_article(PARAGRAPHS[1:])}</div></div>",
+        # two wrappers named alike, not the same
+        f"<div class='story-body story-body--top'>{_article(PARAGRAPHS[:1])}</div>{_RELATED_BOX}"
+        f"<div class='story-body story-body--bottom'>{_article(PARAGRAPHS[1:])}</div>",
+        # several inline blocks in a row
+        f"<div class='body'>{_article(PARAGRAPHS[:1])}{_INLINE_RUN}{_article(PARAGRAPHS[1:])}"
+        "</div>",
+    ],
+)
+def test_the_half_of_an_article_after_inline_blocks_is_kept(body):
+    html = f"<html><body><main><h1>Harbour baths</h1>{body}</main></body></html>"
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "Sign up" not in text
+
+
+def test_an_author_box_after_the_article_is_not_its_second_half():
+    bio = "<div class='author'><span>Ann Lee</span><p>" + PARAGRAPHS[0].upper() + "</p></div>"
+    html = (
+        f"<html><body><main><div class='body'>{_article()}{_RELATED_BOX}{bio}</div></main>"
+        "</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert PARAGRAPHS[-1] in text and PARAGRAPHS[0].upper() not in text
+
+
+def test_the_lead_before_the_first_paragraph_is_kept():
+    """A subtitle in heading markup and a standfirst without a full stop open the article;
+    the headline, a linked line and a byline before them do not."""
+    subtitle = "Swimmers celebrate as the council backs a plan ten years in the making"
+    standfirst = "Repairs start in spring and the pools should fill again by July"
+    html = (
+        "<html><head><title>Harbour baths to reopen</title></head><body><main>"
+        "<div class='story'><h1>Harbour baths to reopen</h1>"
+        "<p><a href='/local'>More local news from the harbour district and the old town</a></p>"
+        f"<div class='byline'>By Ann Lee</div><h2>{subtitle}</h2><p class='standfirst'>"
+        f"{standfirst}</p>{_article()}</div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert subtitle in text and standfirst in text
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Harbour baths to reopen" not in text and "More local news" not in text
+    assert "Ann Lee" not in text
+
+
+def test_the_rest_of_an_article_wrapped_apart_after_a_box_is_kept():
+    """The longer half first, the rest (two paragraphs or more) wrapped in a box of its own
+    after an inline box of links: the wrapper of paragraphs is the article's."""
+    texts = _sentences(5)
+    html = (
+        f"<html><body><main><div class='body'>{_article(texts[:3])}{_RELATED_BOX}"
+        f"<div class='body-rest'>{_article(texts[3:])}</div></div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Another story" not in text
+
+
+def test_an_infobox_keeps_its_linked_values_inside_the_article():
+    infobox = (
+        "<table class='infobox'><tr><th>Capital</th><td><a href='/w/port'>Port Town</a></td></tr>"
+        "<tr><th>Languages</th><td><a href='/w/en'>English</a>, <a href='/w/mi'>Maori</a></td>"
+        "</tr></table>"
+    )
+    menu = "<table class='layout'><tr>" + "".join(
+        f"<td><a href='/s/{n}'>Section {n}</a></td>" for n in range(8)
+    ) + "</tr></table>"
+    html = (
+        f"<html><body>{menu}<div class='page'><h1>Island</h1><p>{PARAGRAPHS[0]}</p>{infobox}"
+        f"{_article(PARAGRAPHS[1:])}</div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "Port Town" in text and "English, Maori" in text
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Section 3" not in text
+
+
+def test_linked_teaser_headings_inside_the_article_are_left_out():
+    more = "<h4>More:</h4>" + "".join(
+        f"<ul><li><h4><a href='/s/{n}'>Another story about the harbour, number {n}</a></h4></li>"
+        "</ul>"
+        for n in range(3)
+    )
+    html = (
+        "<html><head><title>Harbour baths</title></head><body><article><h1>Harbour baths</h1>"
+        f"<div class='body'>{_article(PARAGRAPHS[:2])}{more}"
+        f"{_article(PARAGRAPHS[2:])}<h2>What comes next</h2>{_article(_sentences(2))}</div>"
+        "</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Another story" not in text and "What comes next" in text
+
+
+def test_label_lines_inside_the_article_are_left_out():
+    """"Author:", "Publish date:" are furniture's labels; a sentence that ends with a colon
+    and a table's labels are not."""
+    intro = "Here is what the council decided when it met on Tuesday evening:"
+    table = "<table><tr><td>Cost:</td><td>four million pounds</td></tr></table>"
+    html = (
+        f"<html><body><article><p>{intro}</p>{_article(PARAGRAPHS[:1])}<div>Author:</div>"
+        f"<div>Publish date:</div>{_article(PARAGRAPHS[1:])}{table}"
+        f"{_article(_sentences(2))}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "Author:" not in text and "Publish date:" not in text
+    assert intro in text and "Cost:" in text

@@ -50,9 +50,10 @@ def extract_main_text_from_tree(
 ) -> str:
     """Headline and body text of an already parsed lxml.html page; the tree is not modified.
 
-    Paragraphs are separated by ``"\\n"``. Returns ``""`` when nothing usable is found; never
-    raises. On a list of dated posts (a blog's front page, a forum thread) the main text is the
-    first post; ``first_entry_only=False`` keeps them all (the fingerprints' choice).
+    Paragraphs are separated by ``"\\n"``. Returns ``""`` only for a page that shows no text;
+    never raises. On a blog's front page (dated posts of one author) the main text is the
+    newest post; ``first_entry_only=False`` keeps them all (the fingerprints' choice). A
+    thread's posts (signed by several people) are kept whole either way.
     """
     if root is None:
         return ""
@@ -76,8 +77,8 @@ def extract_main_text(
 
     ``encoding`` is the HTTP header's charset, if any; ``url`` is accepted for extractors that
     use it (the built-in one does not). At most ``max_bytes`` are parsed and at most
-    ``max_chars`` returned. Deterministic; never raises; ``""`` when nothing usable is found.
-    On a list of dated posts the main text is the first post, unless ``first_entry_only`` is
+    ``max_chars`` returned. Deterministic; never raises; ``""`` only for a page without text.
+    On a blog's front page the main text is the newest post, unless ``first_entry_only`` is
     False (see :func:`extract_main_text_from_tree`).
     """
     try:

@@ -6,20 +6,30 @@ punctuation, link density and the class/id hint in force: article paragraphs sco
 link lists, labels, bylines and datelines, teasers cut off with "...", legal lines and hinted
 chrome score below zero. The main content is the run of consecutive children (text blocks and
 whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
-sums (no second walk over the tree). Inside it, link lists, hinted chrome, page furniture
-(bylines, datelines, legal lines) and a heading that repeats the headline are left out. Three or
+sums (no second walk over the tree). Inside it, link lists (linked teaser headings too), hinted
+chrome, page furniture (bylines, datelines, legal lines, "Author:" labels) and a heading that
+repeats the headline are left out; a table's linked cells stay (an infobox's values). Three or
 more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
-stories") and count as chrome. Short unlinked table cells (a year, a figure) are data, not
-labels: they score zero, so a long table between two sections does not split an article. When
-the run is a list of three or more sibling posts of one kind, each with its own text and dated
-line (a blog's front page, a forum thread), only the first post is kept. A page without prose (a
-product page, a form) falls back to its plain text minus link lists and chrome, so that it
-still has something to fingerprint.
+stories") and count as chrome, unless a sibling of theirs is an article (a thread's opening
+post beside its short replies). Short unlinked table cells (a year, a figure) are data, not
+labels: they score zero, so a long table between two sections does not split an article.
+
+The run is then carried on where Kadane's sum stops short of the article: over up to four
+inline blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind,
+also when the rest is wrapped apart or in a sibling wrapper named alike; over any number of
+tables and lists into a reference page's next headed sections; back over the article's lead (a
+subtitle, a standfirst). When the run is a list of three or more sibling posts of one kind,
+each with its own text and dated line, the dated lines tell a blog's front page (one author:
+only the newest post is kept) from a thread (several, or no name: kept whole). A page without
+prose (a product page, a form) falls back to its plain text minus link lists and chrome, and a
+page whose every block was filtered out to all its text, hidden text last: a page that shows
+text never gives an empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -82,6 +92,7 @@ TEASER_MAX_UNITS = 80
 BYLINE_MAX_UNITS = 20
 TEASER_CARDS_MIN = 3  # sibling cards with a heading and a line of text: a "more stories" grid
 TEASER_CARD_MAX_SCORE = 25.0
+TEASER_GROUP_TEXT_SCORE = 2 * TEASER_CARD_MAX_SCORE
 MIN_ARTICLE_SCORE = 20.0  # below it the page has no article: keep its plain text
 ENTRY_MIN = 3  # dated sibling posts that make a list of posts (a blog's front page, a thread)
 ENTRY_MIN_SHARE = 0.5
@@ -90,9 +101,34 @@ DATED_LINE_MAX_UNITS = 40
 # goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
-BRIDGE_MAX_ITEMS = 2
+BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
+# A list of dated posts whose dated lines name different people (or none) is a thread
+# (replies to one opening post): kept whole. One name throughout is a blog's front page: its
+# newest post.
+THREADS_KEPT_WHOLE = True
+THREAD_REPLIES_MIN_SHARE = 0.25
+# A run that covers the whole of its node is carried on in the parent, over at most
+# BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag with a class word in common
+# (an article body cut into two wrappers by an advertisement or a "related" box).
+BRIDGE_UP_LEVELS = 2
+# A wrapper after an interruption continues the run when it holds this many paragraphs of
+# the run's kind (one alone is more often a box beside the article: the author's bio).
+WRAPPED_PARAGRAPHS_MIN = 2
+# Inside the article, the linked cells of a table are data; linked headings are teasers.
+TABLE_LINKS_KEPT = True
+LINKED_HEADINGS_DROPPED = True
+# Short lines that end with a colon, outside tables: labels of page furniture.
+LABELS_DROPPED = True
+LABEL_MAX_UNITS = 3
+# The article's lead: a subtitle or a standfirst right before its first paragraph.
+LEAD_KEPT = True
+LEAD_MIN_UNITS = 8
+# A reference page's sections after its tables and lists are the article's (see
+# bridge_sections); these are the children that may stand between two sections.
+SECTIONS_KEPT = True
+SECTION_DATA_TAGS = frozenset({"table", "ul", "ol", "li", "dl", "dt", "dd", *HEADING_TAGS})
 
 
 @dataclass
@@ -114,7 +150,15 @@ class Article:
         parts = self.paragraphs
         if include_title and self.title:
             parts = [self.title, *parts]
-        return "\n".join(parts)[:max_chars]
+        return _composed("\n".join(parts))[:max_chars]
+
+
+def _composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): pages that spell a letter as a base and a
+    combining mark (Bengali "য়", Vietnamese tones) read as the same text as those that do not."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
 
 
 def text_units(text: str) -> float:
@@ -166,13 +210,15 @@ def _is_legal(text: str) -> bool:
     return False
 
 
-def in_tables(page: Segmented) -> list[bool]:
-    """For each node: whether it is a table or inside one."""
+def in_tables(page: Segmented, within: int = -1) -> list[bool]:
+    """For each node: whether it is a table or inside one (only tables inside node ``within``
+    when it is given: a layout table around it is not its data)."""
     inside = [False] * len(page.node_tag)
     lasts = page.node_last
-    done = 0
+    done = within + 1 if within >= 0 else 0
+    stop = lasts[within] if within >= 0 else len(inside)
     for index in [index for index, tag in enumerate(page.node_tag) if tag == "table"]:
-        if index >= done:  # not inside a table already marked
+        if done <= index < stop:  # not inside a table already marked
             done = lasts[index]
             inside[index:done] = [True] * (done - index)
     return inside
@@ -204,6 +250,15 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     ):
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
+            continue
+        if (
+            LABELS_DROPPED
+            and units <= LABEL_MAX_UNITS
+            and text.rstrip().endswith((":", "："))
+            and not (owner >= 0 and in_table[owner])  # a table's labels go with its data
+        ):
+            append(-1.0)  # "Author:", "Publish date:", "More:": a label, not the article's
+            drop(index)
             continue
         if units < TINY_UNITS:  # most blocks: a label, a menu item, a date; no regex needed
             append(-1.0 if units and (link_chars or owner < 0 or not in_table[owner]) else 0.0)
@@ -310,16 +365,21 @@ def teaser_cards(page: Segmented, positive_prefix: list[float]) -> set[int]:
             holders.add(node)
             node = parents[node]
     groups: dict[tuple[int, str, str], list[int]] = {}
+    with_text: set[tuple[int, str, str]] = set()  # groups with a member of article size
     for index in holders:
-        if (
-            classes[index]
-            and positive_prefix[ends[index]] - positive_prefix[starts[index]]
-            <= TEASER_CARD_MAX_SCORE
-        ):
-            groups.setdefault((parents[index], tags[index], classes[index]), []).append(index)
+        if not classes[index]:
+            continue
+        key = (parents[index], tags[index], classes[index])
+        mass = positive_prefix[ends[index]] - positive_prefix[starts[index]]
+        if mass <= TEASER_CARD_MAX_SCORE:
+            groups.setdefault(key, []).append(index)
+        elif mass > TEASER_GROUP_TEXT_SCORE:
+            with_text.add(key)
     cards: set[int] = set()
-    for members in groups.values():
-        if len(members) >= TEASER_CARDS_MIN:
+    for key, members in groups.items():
+        # Beside a sibling of theirs that is an article (a thread's opening post, a long
+        # section), short siblings of its kind are more of it (replies), not teasers.
+        if len(members) >= TEASER_CARDS_MIN and key not in with_text:
             cards.update(members)
     return cards
 
@@ -415,17 +475,17 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     return best, start, end
 
 
-def _children(page: Segmented, node: int) -> list[tuple[int, int, str]]:
-    """``node``'s children in document order as (first block, end block, tag): its own text
-    blocks (tagged with ``node``'s tag) and its child nodes, each taken whole."""
+def _children(page: Segmented, node: int) -> list[tuple[int, int, str, int]]:
+    """``node``'s children in document order as (first block, end block, tag, node): its own
+    text blocks (with ``node``'s tag and index) and its child nodes, each taken whole."""
     starts, ends, lasts, owners = page.node_start, page.node_end, page.node_last, page.block_owner
     tags = page.node_tag
-    items: list[tuple[int, int, str]] = []
+    items: list[tuple[int, int, str, int]] = []
     child, last = node + 1, page.node_last[node]
     block, end = starts[node], ends[node]
     while block < end:
         if owners[block] == node:
-            items.append((block, block + 1, tags[node]))
+            items.append((block, block + 1, tags[node], node))
             block += 1
             continue
         while child < last and ends[child] <= block:  # skip children that end before it
@@ -433,40 +493,71 @@ def _children(page: Segmented, node: int) -> list[tuple[int, int, str]]:
         if child >= last:  # defensive: a block of no child
             block += 1
             continue
-        items.append((starts[child], ends[child], tags[child]))
+        items.append((starts[child], ends[child], tags[child], child))
         block = ends[child]
         child = lasts[child]
     return items
 
 
 def bridge_run(
-    page: Segmented, scores: list[float], best: int, start: int, end: int
+    page: Segmented, scores: list[float], best: int, start: int, end: int, by_class: bool = False
 ) -> tuple[int, int, list[tuple[int, int]]]:
     """The run ``start:end`` of ``best``'s children carried over inline interruptions.
 
     A link list, an advertisement or an embedded post between two halves of an article can
     outweigh the shorter half, and Kadane's run then stops at it. Here the run goes on past at
     most BRIDGE_MAX_ITEMS children scoring below zero (and as many headings, scoring zero) when
-    the children after them are paragraphs of a kind the run already holds (same tag) with
-    BRIDGE_MIN_SCORE or more of text; the same backwards. Returns the new edges and the bridged
-    gaps (block ranges), whose blocks scoring at most zero are left out of the text.
+    the children after them are paragraphs of a kind the run already holds (same tag, or a
+    wrapper of such paragraphs) with BRIDGE_MIN_SCORE or more of text; the same backwards.
+    Returns the new edges and the bridged gaps (block ranges), whose blocks scoring at most
+    zero are left out of the text. ``by_class``: a kind is a tag with a class word in common
+    (wrappers: "div" says nothing; "story-body top" and "story-body bottom" are one kind).
     """
     if best < 0 or start >= end:
         return start, end, []
     items = _children(page, best)
     if not items:
         return start, end, []
-    values = [sum(scores[a:b]) for a, b, _ in items]
-    first = next((i for i, (a, b, _) in enumerate(items) if b > start), 0)
-    last = max((i for i, (a, b, _) in enumerate(items) if a < end), default=first)
-    kinds = {items[i][2] for i in range(first, last + 1) if values[i] > 0}
+    classes, owners, tags, own_hints = (
+        page.node_class, page.block_owner, page.node_tag, page.node_own_hint
+    )
+    values = [sum(scores[a:b]) for a, b, _, _ in items]
+    first = next((i for i, (a, b, _, _) in enumerate(items) if b > start), 0)
+    last = max((i for i, (a, b, _, _) in enumerate(items) if a < end), default=first)
+    run = [i for i in range(first, last + 1) if values[i] > 0]
+    kinds = {items[i][2] for i in run}
+    kind_nodes = [items[i][3] for i in run]
+    words: set[str] = set()
+    positive, inner = False, set[str]()
+    if by_class:
+        words = {word for node in kind_nodes for word in classes[node].split()}
+        positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
+        # the paragraphs' own tags, for a half of the article not wrapped like the other
+        inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
+
+    def fits(index: int) -> bool:
+        a, b, tag, node = items[index]
+        if by_class:
+            return tag in inner or (
+                tag in kinds
+                and (
+                    not words.isdisjoint(classes[node].split())
+                    or (positive and own_hints[node] == POSITIVE)
+                )
+            )
+        if tag in kinds:
+            return True
+        # a wrapper of paragraphs of the run's kind ("body-rest" after an inline block)
+        held = sum(scores[i] > 0 and tags[owners[i]] in kinds for i in range(a, b))
+        return held >= WRAPPED_PARAGRAPHS_MIN
+
     gaps: list[tuple[int, int]] = []
 
     def continuation(index: int, step: int) -> tuple[int, float]:
         """From ``index``, the farthest item of a stretch of positive items of the run's
         kinds (stepping by ``step``) and its total."""
         total, reach = 0.0, -1
-        while 0 <= index < len(items) and values[index] > 0 and items[index][2] in kinds:
+        while 0 <= index < len(items) and values[index] > 0 and fits(index):
             total += values[index]
             reach = index
             index += step
@@ -504,6 +595,126 @@ def bridge_run(
     return min(start, items[first][0]), max(end, items[last][1]), gaps
 
 
+def bridge_sections(
+    page: Segmented, scores: list[float], hints: list[int], best: int, start: int, end: int
+) -> int:
+    """The run's end carried on over the tables and lists of a reference page into its next
+    headed sections.
+
+    An encyclopedia-style page holds long tables and lists (works, dates, results) between
+    its sections: their linked cells score below zero, and Kadane's run ends at the first
+    long one. Here the run goes on past any number of children that are only tables, lists
+    and headings (not chrome) when a heading then opens paragraphs (or a section) of the
+    run's kind with BRIDGE_MIN_SCORE or more. Returns the new end; what was carried over
+    stays in the text (it is the page's data; link lists in it are left out as anywhere).
+    """
+    if best < 0 or start >= end or max(scores[end : page.node_end[best]], default=0.0) <= 0:
+        return end  # no text after the run in its node: nothing to carry it to
+    items = _children(page, best)
+    values = [sum(scores[a:b]) for a, b, _, _ in items]
+    last = max((i for i, item in enumerate(items) if item[0] < end), default=-1)
+    kinds = {items[i][2] for i in range(last + 1) if items[i][1] > start and values[i] > 0}
+    if last < 0 or last + 1 >= len(items):
+        return end
+    owners, tags = page.block_owner, page.node_tag
+    data_owner: list[bool] = []  # each node: a table, a list or a heading, or inside a table
+
+    def is_data(first: int, stop: int) -> bool:
+        if not data_owner:  # read only when some child scores below zero
+            data_owner.extend(in_tables(page))
+            for node, tag in enumerate(tags):
+                data_owner[node] = data_owner[node] or tag in SECTION_DATA_TAGS
+        return all(
+            scores[block] >= 0 or (owners[block] >= 0 and data_owner[owners[block]])
+            for block in range(first, stop)
+        )
+
+    def opens_section(index: int) -> bool:
+        first = items[index][0]
+        return items[index - 1][2] in HEADING_TAGS or tags[owners[first]] in HEADING_TAGS
+
+    index = last + 1
+    while index < len(items):
+        gap = index
+        while gap < len(items) and not (values[gap] > 0 and items[gap][2] in kinds):
+            first, stop, _, node = items[gap]
+            if hints[node] == NEGATIVE or (values[gap] < 0 and not is_data(first, stop)):
+                return end
+            gap += 1
+        if gap >= len(items) or not opens_section(gap):
+            return end
+        reach, total = gap, 0.0
+        while reach < len(items) and values[reach] > 0 and items[reach][2] in kinds:
+            total += values[reach]
+            reach += 1
+        if total < BRIDGE_MIN_SCORE:
+            return end
+        end = max(end, items[reach - 1][1])
+        index = reach
+    return end
+
+
+def bridge_up(
+    page: Segmented, scores: list[float], best: int, start: int, end: int,
+    gaps: list[tuple[int, int]],
+) -> tuple[int, int, int, list[tuple[int, int]]]:
+    """The run carried on in ``best``'s parent (and its parent: BRIDGE_UP_LEVELS) when it
+    covers all of ``best``'s text: an article body cut into two wrappers of one tag and class
+    by an advertisement or a box of links (see :func:`bridge_run`). Returns the new node,
+    edges and gaps; the parts of ``best`` left out of its run become gaps too."""
+    starts, ends, parents = page.node_start, page.node_end, page.node_parent
+    for _ in range(BRIDGE_UP_LEVELS):
+        if best < 0 or parents[best] < 0:
+            break
+        low, high = starts[best], ends[best]
+        if max(scores[low:start], default=0.0) > 0 or max(scores[end:high], default=0.0) > 0:
+            break  # the run is only a part of its node
+        new_start, new_end, new_gaps = bridge_run(
+            page, scores, parents[best], start, end, by_class=True
+        )
+        if not new_gaps:
+            break
+        edges = [(a, b) for a, b in ((low, start), (end, high)) if a < b]
+        best, start, end = parents[best], new_start, new_end
+        gaps = [*gaps, *edges, *new_gaps]
+    return best, start, end, gaps
+
+
+def article_lead(
+    page: Segmented, hints: list[int], boilerplate: set[int],
+    best: int, start: int, end: int, title: str,
+) -> int:
+    """The run's start moved back, inside ``best``, over the article's lead: a subtitle in
+    heading markup, a standfirst without a full stop (a "label" to the scores). Only unlinked
+    text that is neither chrome nor furniture nor the headline (the title's heading or an
+    h1), right before the run."""
+    if best < 0 or start >= end:
+        return start
+    owners, tags, texts = page.block_owner, page.node_tag, page.block_text
+    links = page.block_link_chars
+    low = page.node_start[best]
+
+    def plain(index: int) -> bool:
+        owner = owners[index]
+        return (
+            owner >= 0
+            and not links[index]
+            and hints[owner] != NEGATIVE
+            and index not in boilerplate
+        )
+
+    while start > low and plain(start - 1):
+        index = start - 1
+        text = _normalize(texts[index])
+        tag = tags[owners[index]]
+        if tag == "h1" or text == title:
+            break  # the headline, whatever the <title> says
+        if not (tag in HEADING_TAGS or text_units(text) >= LEAD_MIN_UNITS):
+            break
+        start = index
+    return start
+
+
 def _is_dated_line(text: str) -> bool:
     """A short line with a date that is not a sentence: "Posted 2005-03-21 01:20 by Ann"."""
     if not ("19" in text or "20" in text) or _BYLINE_DATE_RE.search(text) is None:
@@ -511,13 +722,28 @@ def _is_dated_line(text: str) -> bool:
     return text_units(text) < DATED_LINE_MAX_UNITS and not text.rstrip().endswith(_FULL_STOPS)
 
 
+_WEEKDAY_RE = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|星期.|周[一二三四五六日天]", re.IGNORECASE
+)
+_NOT_NAME_RE = re.compile(r"[\d\W_]+")
+
+
+def _voice(dated_line: str) -> str:
+    """What is left of a post's dated line without its date, time and counts: the same for
+    every post of one author ("Posted by Ann | comments"), different across a thread's."""
+    line = _WEEKDAY_RE.sub(" ", _BYLINE_DATE_RE.sub(" ", dated_line))
+    return _NOT_NAME_RE.sub(" ", line).strip().lower()
+
+
 def first_entry_end(page: Segmented, scores: list[float], best: int, start: int, end: int) -> int:
-    """Where the first post ends when the run is a list of dated posts, else ``end``.
+    """Where the first post ends when the run is a blog's front page, else ``end``.
 
     A blog's front page or a forum thread is a run of sibling entries of one tag and class,
-    each with its own text and a dated line ("posted 2005-03-21 by ..."); the page's main
-    content is its first post. ENTRY_MIN or more such siblings among the run's children, with
-    at least ENTRY_MIN_SHARE of its text, make a list; one article has one dateline.
+    each with its own text and a dated line ("posted 2005-03-21 by ..."). ENTRY_MIN or more
+    such siblings among the run's children, with at least ENTRY_MIN_SHARE of its text, make a
+    list; one article has one dateline. When the dated lines, dates left out, read the same
+    (one author), the page's main content is its first post; when they name different people,
+    or none (THREADS_KEPT_WHOLE), it is a thread, kept whole.
     """
     if best < 0:
         return end
@@ -534,17 +760,30 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
         if len(members) < ENTRY_MIN:
             continue
         entries = []
+        voices = set()
         for member in members:
             member_mass = sum(score for score in scores[starts[member] : ends[member]] if score > 0)
-            if member_mass >= MIN_ARTICLE_SCORE and any(
-                _is_dated_line(text) for text in texts[starts[member] : ends[member]]
-            ):
+            if member_mass < MIN_ARTICLE_SCORE:
+                continue
+            dated = [text for text in texts[starts[member] : ends[member]] if _is_dated_line(text)]
+            if dated:
                 entries.append((member, member_mass))
+                voices.add(" ".join(_voice(line) for line in dated).strip())
         if (
             len(entries) < ENTRY_MIN
             or sum(member_mass for _, member_mass in entries) < ENTRY_MIN_SHARE * mass
         ):
             continue
+        total = sum(member_mass for _, member_mass in entries)
+        if (
+            THREADS_KEPT_WHOLE
+            and (len(voices) > 1 or "" in voices)
+            and total - entries[0][1] >= THREAD_REPLIES_MIN_SHARE * total
+        ):
+            # Posts signed by different people, or by nobody the dated line names (the
+            # author stands apart): a thread, kept whole, unless its replies are a footnote
+            # to the opening post ("agreed", "nice pic").
+            return end
         cut = min(end, ends[entries[0][0]])
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
             cut -= 1
@@ -619,6 +858,9 @@ def headline(page: Segmented) -> str:
 
 
 def _lines(text: str) -> list[str]:
+    if LINE_BREAK not in text:  # most blocks: one line, no generator needed
+        line = " ".join(text.split())
+        return [line] if line else []
     return [line for line in (_normalize(part) for part in text.split(LINE_BREAK)) if line]
 
 
@@ -627,9 +869,9 @@ def article_from_segments(
 ) -> Article:
     """Headline and main-content paragraphs of an already segmented page.
 
-    On a list of dated posts (a blog's front page, a forum thread) the main content is the
-    first post; ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a
-    blog's front page is not a near-duplicate of its newest post's own page). ``lenient``
+    On a blog's front page the main content is the first post (see :func:`first_entry_end`);
+    ``first_entry_only=False`` keeps the whole list (what fingerprints use, so a blog's front
+    page is not a near-duplicate of its newest post's own page). ``lenient``
     weighs strong chrome hints as weak ones (see :func:`node_hints`).
     """
     boilerplate: set[int] = set()
@@ -639,9 +881,15 @@ def article_from_segments(
     scores = hinted_scores(page, scores, hints)
     best, start, end = best_child_run(page, scores)
     start, end, gaps = bridge_run(page, scores, best, start, end)
+    if BRIDGE_UP_LEVELS:
+        best, start, end, gaps = bridge_up(page, scores, best, start, end, gaps)
+    if SECTIONS_KEPT:
+        end = bridge_sections(page, scores, hints, best, start, end)
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
+    if LEAD_KEPT:
+        start = article_lead(page, hints, boilerplate, best, start, end, title)
     # The bridged interruptions are not the article's: they do not count against it.
     mass = sum(scores[start:end]) - sum(min(0.0, sum(scores[a:b])) for a, b in gaps if b <= end)
     if best < 0 or mass < MIN_ARTICLE_SCORE:
@@ -652,6 +900,11 @@ def article_from_segments(
     filter_chrome = best < 0 or hints[best] != NEGATIVE
     node_tag = page.node_tag
     texts, link_chars, owners = page.block_text, page.block_link_chars, page.block_owner
+    # Inside the article, a table's linked cells are its data (an infobox's values, a table
+    # of works); elsewhere on the page a table of links is a menu, and so it is in a page
+    # whose article is its whole body (tables there lay the page out).
+    keeps_cells = TABLE_LINKS_KEPT and is_article and page.node_tag[best] not in ("html", "body")
+    data_cells: list[bool] = []  # read at the first linked block that needs it
     paragraphs: list[str] = []
     for index in range(start, end):
         owner = owners[index]
@@ -662,13 +915,38 @@ def article_from_segments(
         if gaps and scores[index] <= 0 and any(a <= index < b for a, b in gaps):
             continue  # the inline interruption the run was carried over
         is_heading = owner >= 0 and node_tag[owner] in HEADING_TAGS
-        if link_chars[index] and scores[index] < 0 and not is_heading:
+        if (
+            link_chars[index]
+            and scores[index] < 0
+            and (not is_heading or LINKED_HEADINGS_DROPPED)
+            and not (keeps_cells and owner >= 0 and _in_data(page, best, data_cells, owner))
+        ):
             continue
         lines = _lines(texts[index])
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
+    if not paragraphs:
+        # Nothing survived the filters: the page's text, never an empty result for a page that
+        # shows some (without its legal lines and bylines when anything else is left).
+        paragraphs = _all_lines(texts, boilerplate) or _all_lines(texts, set())
+        is_article = False
     return Article(title, paragraphs, is_article, hints, boilerplate, teasers)
+
+
+def _in_data(page: Segmented, best: int, data_cells: list[bool], node: int) -> bool:
+    """Whether ``node`` is in a table inside ``best`` (``data_cells`` is filled once)."""
+    if not data_cells:
+        data_cells.extend(in_tables(page, within=best))
+    return data_cells[node]
+
+
+def _all_lines(texts: list[str], left_out: set[int]) -> list[str]:
+    lines: list[str] = []
+    for index, text in enumerate(texts):
+        if index not in left_out:
+            lines.extend(_lines(text))
+    return lines
 
 
 def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
@@ -683,7 +961,16 @@ def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
     # chrome names by the text they hold, as weak ones are.
     lenient_page = segment(root, lenient=True)
     lenient = article_from_segments(lenient_page, first_entry_only, lenient=True)
-    return (lenient_page, lenient) if lenient.is_article else (page, article)
+    if lenient.is_article or (lenient.paragraphs and not article.paragraphs):
+        return lenient_page, lenient
+    if not article.paragraphs:
+        # Not a word shown: the text may be hidden until a script reveals it (a "loading"
+        # wrapper styled display:none). Read it rather than give nothing.
+        hidden_page = segment(root, lenient=True, keep_hidden=True)
+        hidden = article_from_segments(hidden_page, first_entry_only, lenient=True)
+        if hidden.paragraphs:
+            return hidden_page, hidden
+    return page, article
 
 
 def article_from_tree(root, first_entry_only: bool = True) -> Article:
