@@ -106,7 +106,14 @@ class Detector(ABC):
         return Signed(self.signature_html(html, encoding, url))
 
     def sign_tree(self, root: Any, url: str | None = None) -> Signed:
-        return Signed(self.signature_tree(root, url))
+        if self.fingerprinter.extractor_name != "builtin":
+            return Signed(self.signature_tree(root, url))
+        from scrapy_simhash.extract import extraction_from_tree
+
+        extraction = extraction_from_tree(root)
+        if extraction.fallback:  # no main text: see SimHashDetector.sign_tree
+            return Signed(None)
+        return Signed(self.signature(extraction.text))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:
@@ -211,6 +218,11 @@ class SimHashDetector(Detector):
         from scrapy_simhash.extract import extraction_from_tree, structured_text
 
         extraction = extraction_from_tree(root)
+        if extraction.fallback:
+            # No main text, only the page's links and furniture (a hub, a front page): not
+            # content to compare. Dropping it would lose the links behind it, and a hub whose
+            # headlines changed a little would hide the new pages it leads to.
+            return Signed(None)
         signature = fingerprinter.fingerprint_text(extraction.text)
         if signature is None:
             return Signed(None)

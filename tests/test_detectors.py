@@ -467,3 +467,21 @@ def test_two_unrelated_spanish_articles_are_not_near_duplicates(corpora_root):
     b = (folder / "la-nacion.html").read_bytes()
     assert not is_near_duplicate(a, b)
     assert is_near_duplicate(a, a, url_a="https://a.example/x", url_b="https://a.example/x?s=1")
+
+
+_HUB = ("<html><head><title>Harbour Courier</title></head><body><nav><a href='/'>Home</a>"
+        "<a href='/news'>News</a></nav><main><ul>" + "".join(
+            f"<li><a href='/news/{i}'>Headline number {i} about the harbour and its ferry</a></li>"
+            for i in range(12)) + "</ul></main></body></html>")
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_a_page_without_main_text_is_not_signed_for_the_crawl(name):
+    # its extraction falls back to its links' text, but that is no content to compare: a hub
+    # dropped as a duplicate would take the links behind it with it
+    from scrapy_simhash.extract import extraction_from_tree, parse_html
+
+    root = parse_html(_HUB)
+    extraction = extraction_from_tree(root)
+    assert extraction.fallback and "Headline number 3" in extraction.text
+    assert get_detector(name).sign_tree(root).signature is None

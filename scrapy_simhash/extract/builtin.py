@@ -144,6 +144,8 @@ class Article:
     boilerplate: set[int] = field(default_factory=set, repr=False, compare=False)
     #: Nodes of teaser grids: "more stories" on an article, the products of a listing
     teasers: set[int] = field(default_factory=set, repr=False, compare=False)
+    #: True when nothing passed the filters and the page's whole text stands in (a hub of links)
+    fallback: bool = False
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -926,12 +928,13 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
-    if not paragraphs:
+    fallback = not paragraphs
+    if fallback:
         # Nothing survived the filters: the page's text, never an empty result for a page that
         # shows some (without its legal lines and bylines when anything else is left).
         paragraphs = _all_lines(texts, boilerplate) or _all_lines(texts, set())
         is_article = False
-    return Article(title, paragraphs, is_article, hints, boilerplate, teasers)
+    return Article(title, paragraphs, is_article, hints, boilerplate, teasers, fallback)
 
 
 def _in_data(page: Segmented, best: int, data_cells: list[bool], node: int) -> bool:
@@ -993,6 +996,11 @@ class Extraction:
     is_article: bool
     page: Segmented | None = None
     article: Article | None = field(default=None, repr=False)
+
+    @property
+    def fallback(self) -> bool:
+        """Whether no main text was found and the page's whole text stands in for it."""
+        return self.article is not None and self.article.fallback
 
     @cached_property
     def confidence(self) -> float:
