@@ -31,14 +31,18 @@ $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese]"
 	touch $@
 
-# The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported one.
+# The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported
+# one, each spread over the machine's cores (pytest-xdist: the crawl tests spend much of their
+# time waiting on sockets and subprocesses).
+PYTEST_WORKERS ?= auto
+
 test: test-newest test-oldest
 
 test-newest: $(BIN)/.installed lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 test-oldest: $(OLDEST_VENV)/bin/.installed
-	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/crawl
+	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests/crawl
 
 bench: $(BIN)/.installed
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
