@@ -16,7 +16,7 @@ from scrapy_simhash.extract import (
     visible_text_from_tree,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures" / "extract"
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from scrapy_simhash.extract import EXTRACTOR_NAMES, extract_main_text, get_extractor
 from scrapy_simhash.extract.extractors import EXTRAS_HINT, builtin_extractor
 
-PAGE = (Path(__file__).parent / "fixtures" / "extract" / "english_news.html").read_bytes()
+PAGE = (Path(__file__).parent / "fixtures" / "english_news.html").read_bytes()
 ARTICLE = "The project took eleven years from the first survey to the first kilowatt."
 
 
