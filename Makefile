@@ -28,7 +28,7 @@ lint: $(BIN)/.installed
 $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/pip install --quiet --upgrade pip
-	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese]"
+	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese,redis]"
 	touch $@
 
 # The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported

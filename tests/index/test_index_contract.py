@@ -19,10 +19,26 @@ from scrapy_simhash.index import (
 )
 from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
-BACKENDS = ["memory", "sqlite-cache", "sqlite-sql", "sqlite-file"]
+LOCAL_BACKENDS = ["memory", "sqlite-cache", "sqlite-sql", "sqlite-file"]
+#: ``redis``: a real redis-server on loopback (tests/redisfixture.py), a key prefix per test
+BACKENDS = [*LOCAL_BACKENDS, "redis"]
+_redis_url: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _redis_of_the_test(request):
+    """The Redis URI of a test run with ``backend="redis"`` (a skip, or a failure under
+    SIMHASH_REQUIRE_REDIS=1, without redis-server)."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "redis":
+        _redis_url.append(request.getfixturevalue("redis_url"))
+    yield
+    _redis_url.clear()
 
 
 def make_index(backend: str, tmp_path: Path, **kwargs) -> NearDuplicateIndex:
+    if backend == "redis":
+        return open_index(_redis_url[-1], **kwargs)
     if backend == "memory":
         return open_index("memory://", buffer_size=32, **kwargs)
     if backend == "sqlite-cache":
@@ -352,7 +368,7 @@ def test_parameter_mismatch_is_a_value_error():
 
 
 def test_built_in_backends_support_evidence_and_the_base_class_refuses_it(tmp_path):
-    for backend in BACKENDS:
+    for backend in LOCAL_BACKENDS:  # (Redis: test_redis.py)
         with make_index(backend, tmp_path) as index:
             assert index.supports_evidence
 
