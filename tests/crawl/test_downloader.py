@@ -34,21 +34,8 @@ def page(url: str, text: str, *, status: int = 200, meta: dict | None = None) ->
 
 
 @pytest.fixture
-def build():
-    made = []
-
-    def _build(**settings):
-        # the decisions, computed inline (worker processes: tests/crawl/workers)
-        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
-        crawler.spider = crawler._create_spider("test")
-        middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
-        middleware.spider_opened()
-        made.append(middleware)
-        return middleware, crawler.stats
-
-    yield _build
-    for middleware in made:
-        middleware.spider_closed()
+def build(middleware_factory):
+    return middleware_factory
 
 
 def process(middleware, response):

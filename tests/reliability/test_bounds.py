@@ -17,7 +17,6 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
-from scrapy_simhash.crawl.downloader import SimhashDownloaderMiddleware
 from scrapy_simhash.crawl.settings import DEFAULTS
 from scrapy_simhash.extract import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, extract_main_text
 from scrapy_simhash.fingerprint import Fingerprinter
@@ -40,21 +39,9 @@ class UnparsedResponse(HtmlResponse):
 
 
 @pytest.fixture
-def middleware_for():
-    made = []
-
-    def build(**settings):
-        # computed inline: the bounds are the same in a worker process (tests/crawl/workers)
-        crawler = get_crawler(Spider, {"SIMHASH_WORKERS": 0, **settings})
-        crawler.spider = crawler._create_spider("bounds")
-        middleware = SimhashDownloaderMiddleware.from_crawler(crawler)
-        middleware.spider_opened()
-        made.append(middleware)
-        return middleware, crawler.stats
-
-    yield build
-    for middleware in made:
-        middleware.spider_closed()
+def middleware_for(middleware_factory):
+    # computed inline: the bounds are the same in a worker process (tests/crawl/workers)
+    return middleware_factory
 
 
 def respond(middleware, url, body, cls=HtmlResponse, **kwargs):
