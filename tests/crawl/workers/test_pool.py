@@ -110,7 +110,7 @@ def _each_hostile_page_for_a_ready_worker(out: Path) -> Callable[[str], None]:
 def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     kept, crawl_stats, log = _crawl(tmp_path, {
         "SIMHASH_WORKERS": 1, "SIMHASH_EXTRACTOR": HOSTILE,
-        "SIMHASH_WORKER_TIMEOUT": 3,  # a hang is found soon; a start on a busy CPU is not one
+        "SIMHASH_WORKER_TIMEOUT": 6,  # a hang (60 s) is found soon; a busy CPU is not one
         "CONCURRENT_REQUESTS": 2,  # every page goes to the worker (no overflow to the crawl)
     }, before_page=_each_hostile_page_for_a_ready_worker(tmp_path))
     assert "simhash/workers/overflow" not in crawl_stats
@@ -121,7 +121,7 @@ def test_a_crashed_or_stuck_worker_costs_only_the_page_it_was_on(tmp_path):
     assert crawl_stats["simhash/workers/restarted"] == 2
     assert log.count("a worker process was lost (the worker process exited)") == 1
     assert log.count("a worker process was lost (one task took longer than "
-                     "SIMHASH_WORKER_TIMEOUT=3 s)") == 1
+                     "SIMHASH_WORKER_TIMEOUT=6 s)") == 1
     # every other page was checked: the tasks queued behind the lost ones went to the new worker
     paths = site.paths()
     assert crawl_stats["simhash/pages/checked"] == len(paths) - 2
