@@ -12,11 +12,10 @@ OLDEST_PINS ?= "scrapy==2.13.0" "twisted<25.5"
 
 # The compiled modules (setup.py) are rebuilt when their sources change.
 PYX := $(wildcard scrapy_simhash/*.pyx scrapy_simhash/*/*.pyx)
-# (--no-compile: modules are byte-compiled when first imported, not all of them at install time)
 $(BIN)/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet --no-compile -e ".[$(EXTRAS)]"
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
 demo: $(BIN)/.installed
@@ -29,7 +28,7 @@ lint: $(BIN)/.installed
 $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/pip install --quiet --upgrade pip
-	$(OLDEST_VENV)/bin/pip install --quiet --no-compile $(OLDEST_PINS) -e ".[test,chinese,redis]"
+	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese,redis]"
 	touch $@
 
 # The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported
