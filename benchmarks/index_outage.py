@@ -32,13 +32,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager as ContextManager
 from functools import partial
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+if __package__:  # imported as benchmarks.index_outage (tests/crawl/test_index_outage.py)
+    from .loopback import LoopbackSite
+else:  # run as a script
+    from loopback import LoopbackSite
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -110,46 +113,6 @@ def page_html(n: int) -> bytes:
             f"{paragraphs}</article></body></html>").encode()
 
 
-class OutageSite(ThreadingHTTPServer):
-    """``/p/<n>`` for n < ``pages`` on a free loopback port; counts the requests served."""
-
-    daemon_threads = True
-
-    def __init__(self, pages: int) -> None:
-        self.pages = [page_html(n) for n in range(pages)]
-        self.requests = 0
-        super().__init__(("127.0.0.1", 0), _Handler)
-        threading.Thread(target=self.serve_forever, name="outage-site", daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: OutageSite
-
-    def do_GET(self) -> None:
-        self.server.requests += 1
-        try:
-            body = self.server.pages[int(self.path.rsplit("/", 1)[1])]
-        except (ValueError, IndexError):
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @contextlib.contextmanager
 def sigstopped(pid: int) -> Iterator[None]:
     """The process ``pid`` (a redis-server) stopped meanwhile: it neither reads nor answers."""
@@ -182,7 +145,7 @@ def crawl_with_a_freeze(
     :func:`sigstopped`) for ``freeze`` seconds once ``freeze_after`` requests were served.
     Returns the crawl's ``received`` times, ``largest_gap``, ``stats``, ``log``, ``returncode``,
     and ``frozen``: (start, end) on the crawl's clock (``time.monotonic``)."""
-    site = OutageSite(pages)
+    site = LoopbackSite({f"/p/{n}": page_html(n) for n in range(pages)})
     crawl_settings = {
         "LOG_LEVEL": "INFO", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
         "DOWNLOAD_DELAY": delay, "RANDOMIZE_DOWNLOAD_DELAY": False, "CONCURRENT_REQUESTS": 1,
@@ -198,7 +161,7 @@ def crawl_with_a_freeze(
     )
     frozen = (0.0, 0.0)
     try:
-        while site.requests < freeze_after and crawl.poll() is None:
+        while len(site.requested) < freeze_after and crawl.poll() is None:
             time.sleep(0.005)
         if crawl.poll() is None:
             with frozen_index():

@@ -25,13 +25,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from hardneg.urlsite import site
+from loopback import LoopbackSite
 
 SPIDER = """
 import sys
@@ -58,44 +57,20 @@ process.start()
 Pages = dict[str, tuple[str, str]]
 
 
-def serve(pages: dict[str, bytes]) -> tuple[ThreadingHTTPServer, list[str]]:
-    requested: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            requested.append(self.path)
-            body = pages.get(self.path)
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, requested
-
-
 def crawl(pages: Pages, rules: str, index: str = "memory://") -> dict[str, int]:
     """One crawl of ``pages``: duplicate downloads, and distinct pages whose content reached no
     callback (under any of its URLs)."""
     same = {path: target for path, (_, target) in pages.items()}
-    server, requested = serve({path: html.encode() for path, (html, _) in pages.items()})
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    site = LoopbackSite({path: html.encode() for path, (html, _) in pages.items()})
+    base = site.url
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "items.jsonl"
         subprocess.run([sys.executable, "-c", SPIDER, base, str(out), rules, index], check=True)
         received = {json.loads(line)["url"][len(base):] for line in out.read_text().splitlines()}
-    server.shutdown()
+    site.stop()
     contents = {same.get(path, path) for path in received}
     return {
-        "duplicate downloads": sum(1 for path in requested if same.get(path, path) != path),
+        "duplicate downloads": sum(1 for path in site.requested if same.get(path, path) != path),
         "distinct pages lost": len(set(same.values()) - contents),
     }
 
