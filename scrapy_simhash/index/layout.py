@@ -10,19 +10,7 @@ blocks, split the remaining bits into b2 sub-blocks, of which b2 - k are clean t
 ``C(b1, k) * C(b2, k)`` tables with longer keys (16 tables of 28 bits for f = 64, k = 3): more
 memory, far fewer candidates per lookup.
 
-The trade-off, measured by ``benchmarks/index.py`` (memory backend, 1M random fingerprints,
-2-core machine under load, so read the ratios rather than the absolute rates)::
-
-    bits k  tables   layout                            candidates/query  bytes/fp  single  batched
-    64   3  auto     4 tables, 16-bit keys                     61           40      ~72k    ~314k
-    64   3  manku   16 tables, 28-bit keys                      0.1        136      ~38k     ~98k
-    64   6  auto     mih: 3 tables, 21-22 bits, r 1-2          81           38      ~23k     ~70k
-    64   6  7        7 tables, 9-10-bit keys               12,695           64      ~14k      ~9k
-    128  3  auto     4 tables, 32-bit keys                      0           64     ~125k    ~575k
-    128 10  auto     mih: 6 tables, 21-22 bits, r 0-1          43           77      ~24k     ~87k
-    128 10  11      11 tables, 11-12-bit keys               3,662          104       ~7k      ~5k
-    128 16  auto     mih: 6 tables, 21-22 bits, r 1-2         464           77       ~7k     ~11k
-    128 16  17      17 tables, 7-8-bit keys                97,656          152      ~0.4k    ~0.2k
+The trade-off between these layouts, measured, is in docs/design.md ("Index layouts").
 
 Candidates per query grow as n / 2**key_bits per table, memory as the table count. In Python
 the per-table overhead dominates until the candidates run into the hundreds, so ``auto`` is the
