@@ -100,19 +100,25 @@ def test_a_variant_fetched_before_its_page_teaches_the_rule_and_skips_the_page()
     assert rules.skip(f"{SITE}/e") is None
 
 
-def test_requests_with_dont_filter_or_dont_simhash_are_never_skipped():
-    from scrapy import Request
+def _fbclid_learned(sample_every: int):
+    """Rules that learned ``fbclid`` from four pages, and a crawl's stats."""
     from scrapy.statscollectors import MemoryStatsCollector
     from scrapy.utils.test import get_crawler
 
-    from scrapy_simhash.crawl.downloader import skip_by_rules
-
-    rules = UrlRules(sample_every=1000)
+    rules = UrlRules(sample_every=sample_every)
     for name in ("a", "b", "c", "d"):
         rules.fetched(f"{SITE}/{name}")
         rules.kept(f"{SITE}/{name}")
         rules.dropped(f"{SITE}/{name}?fbclid=1", f"{SITE}/{name}")
-    stats = MemoryStatsCollector(get_crawler())
+    return rules, MemoryStatsCollector(get_crawler())
+
+
+def test_requests_with_dont_filter_or_dont_simhash_are_never_skipped():
+    from scrapy import Request
+
+    from scrapy_simhash.crawl.downloader import skip_by_rules
+
+    rules, stats = _fbclid_learned(sample_every=1000)
     assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2", dont_filter=True), stats) is None
     assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2", meta={"dont_simhash": True}),
                          stats) is None
@@ -193,17 +199,10 @@ def test_a_withdrawn_drop_takes_back_the_canonical_confirmations_weighed_on_it()
 
 def test_a_request_let_through_to_check_a_rule_is_not_skipped_further_down():
     from scrapy import Request
-    from scrapy.statscollectors import MemoryStatsCollector
-    from scrapy.utils.test import get_crawler
 
     from scrapy_simhash.crawl.downloader import skip_by_rules
 
-    rules = UrlRules(sample_every=2)
-    for name in ("a", "b", "c", "d"):
-        rules.fetched(f"{SITE}/{name}")
-        rules.kept(f"{SITE}/{name}")
-        rules.dropped(f"{SITE}/{name}?fbclid=1", f"{SITE}/{name}")
-    stats = MemoryStatsCollector(get_crawler())
+    rules, stats = _fbclid_learned(sample_every=2)
     assert skip_by_rules(rules, Request(f"{SITE}/d?fbclid=2"), stats) is not None
     sampled = Request(f"{SITE}/d?fbclid=3")
     assert skip_by_rules(rules, sampled, stats) is None  # the spider middleware lets it through
