@@ -69,6 +69,17 @@ def _digest64(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
 
 
+def content_extraction(root: Any) -> Any | None:
+    """The built-in extractor's reading of a parsed page, or None when it found no main text
+    and the page's links and furniture stand in (a hub, a front page): not content to compare.
+    Dropping such a page would lose the links behind it, and a hub whose headlines changed a
+    little would hide the new pages it leads to."""
+    from scrapy_simhash.extract import extraction_from_tree
+
+    extraction = extraction_from_tree(root)
+    return None if extraction.fallback else extraction
+
+
 class Detector(ABC):
     """Text -> signature, signature comparison, and the index that stores signatures.
 
@@ -108,12 +119,8 @@ class Detector(ABC):
     def sign_tree(self, root: Any, url: str | None = None) -> Signed:
         if self.fingerprinter.extractor_name != "builtin":
             return Signed(self.signature_tree(root, url))
-        from scrapy_simhash.extract import extraction_from_tree
-
-        extraction = extraction_from_tree(root)
-        if extraction.fallback:  # no main text: see SimHashDetector.sign_tree
-            return Signed(None)
-        return Signed(self.signature(extraction.text))
+        extraction = content_extraction(root)
+        return Signed(None if extraction is None else self.signature(extraction.text))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:
@@ -215,13 +222,10 @@ class SimHashDetector(Detector):
         fingerprinter = self.fingerprinter
         if fingerprinter.extractor_name != "builtin":
             return self.sign_text(fingerprinter.extract_tree(root, url))
-        from scrapy_simhash.extract import extraction_from_tree, structured_text
+        from scrapy_simhash.extract import structured_text
 
-        extraction = extraction_from_tree(root)
-        if extraction.fallback:
-            # No main text, only the page's links and furniture (a hub, a front page): not
-            # content to compare. Dropping it would lose the links behind it, and a hub whose
-            # headlines changed a little would hide the new pages it leads to.
+        extraction = content_extraction(root)
+        if extraction is None:
             return Signed(None)
         signature = fingerprinter.fingerprint_text(extraction.text)
         if signature is None:
