@@ -23,6 +23,7 @@ Everything is deterministic for a given seed: inputs are sorted and every random
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections import Counter, defaultdict
@@ -149,7 +150,8 @@ def count_kinds(pairs: Iterable[LabelledPair]) -> dict[tuple[str, str], int]:
 # --------------------------------------------------------------------------- loading
 
 
-def _load_pages(root: Path | None) -> list[_Page]:
+@functools.lru_cache(maxsize=2)  # parsing the corpora is the builder's cost; seeds share it
+def _load_pages(root: Path | None) -> tuple[_Page, ...]:
     loaded = []
     for page in iter_pages(root=root):
         if page.lang not in ("en", "zh") or page.meta.get("synthetic_fixture"):
@@ -174,7 +176,7 @@ def _load_pages(root: Path | None) -> list[_Page]:
                 title=_title_of(tree, page),
             )
         )
-    return loaded
+    return tuple(loaded)
 
 
 def _child_path(el: etree._Element) -> tuple[int, ...]:
