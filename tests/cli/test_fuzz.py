@@ -3,7 +3,7 @@ and signals. Whatever the input, ``scrapy-simhash dedup`` exits 0, 1 or 2 (130 o
 signal), never prints a traceback, and leaves no file behind in its output folder unless it
 succeeded (and then no temporary one).
 
-``SIMHASH_CLI_FUZZ_EXAMPLES`` sets the number of generated runs (default 25, about 20 s);
+``SIMHASH_CLI_FUZZ_EXAMPLES`` sets the number of generated runs (default 12, about 10 s);
 ``benchmarks/fuzz.py --cli-examples N`` runs it at length.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-EXAMPLES = int(os.environ.get("SIMHASH_CLI_FUZZ_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("SIMHASH_CLI_FUZZ_EXAMPLES", "12"))
 WORDS = ["harbour", "ferry", "orchard", "cider", "地铁", "线路", "café", "naïve", "x" * 40, "",
          "\u200b", "\ud83d\ude00", "line\nbreak", '"quoted"', "a,b", "[", "{"]
 

@@ -28,6 +28,7 @@ def test_a_document_is_html_and_a_fragment_is_text():
     assert not is_html_document("Plain text that mentions <html> and <p> further on.")
 
 
+@pytest.mark.scrapy_version_independent
 def test_an_article_field_is_never_taken_for_a_page(corpora_root):
     """The corpora's ground-truth main texts (with lists, headings, captions, tables) read as
     an item's own text; their pages' whole visible texts, most of them, as pages."""

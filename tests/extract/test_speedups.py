@@ -56,9 +56,9 @@ def test_walk_equals_python_walk_on_every_corpus_page(corpora_root):
         if ours is None:
             continue
         scrapys = Selector(text=to_text(page.html, page.encoding)).root  # keeps comments
-        for root in (ours, scrapys):
-            for options in OPTIONS:
-                _assert_same_segments(root, **options)
+        _assert_same_segments(scrapys)
+        for options in OPTIONS:  # the options change the walk, not the tree it walks
+            _assert_same_segments(ours, **options)
         pages += 1
     assert pages > 400
 

@@ -53,7 +53,7 @@ FOLDED = ["A", "Z", "ß", "İ", "K", "ﬁ", "Ａ", "１", "é", "e\u0301", "Σ",
 
 
 @needs_module
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(FOLDED), st.text(max_size=3)), max_size=30))
 def test_equals_the_folding_path_on_generated_text(pieces):
     compiled, python = _both("".join(pieces))

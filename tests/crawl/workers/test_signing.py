@@ -136,6 +136,7 @@ def _same_tree_or_declined(response: HtmlResponse) -> bool:
     return True
 
 
+@pytest.mark.scrapy_version_independent
 def test_every_corpus_page_gets_the_same_signature_in_a_worker(corpora_root):
     """Through the rebuilt response's selector, and through tree_from_body where it parses the
     body itself (the selector's very document)."""
