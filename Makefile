@@ -10,12 +10,14 @@ OLDEST_PINS ?= "scrapy==2.13.0" "twisted<25.5"
 
 .PHONY: demo test test-newest test-oldest lint bench clean
 
-# The compiled modules (setup.py) are rebuilt when their sources change.
+# The compiled modules (setup.py) are rebuilt when their sources change. uv installs both
+# environments: it downloads in parallel and keeps one cache for the two of them.
 PYX := $(wildcard scrapy_simhash/*.pyx scrapy_simhash/*/*.pyx)
+UV := $(BIN)/uv
 $(BIN)/.installed: pyproject.toml setup.py $(PYX)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/pip install --quiet uv
+	$(UV) pip install --quiet --python $(BIN)/python -e ".[$(EXTRAS)]"
 	touch $@
 
 demo: $(BIN)/.installed
@@ -25,10 +27,9 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
-$(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX)
+$(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX) $(BIN)/.installed
 	$(PYTHON) -m venv $(OLDEST_VENV)
-	$(OLDEST_VENV)/bin/pip install --quiet --upgrade pip
-	$(OLDEST_VENV)/bin/pip install --quiet $(OLDEST_PINS) -e ".[test,chinese,redis]"
+	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python $(OLDEST_PINS) -e ".[test,chinese,redis]"
 	touch $@
 
 # The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported
@@ -39,10 +40,11 @@ PYTEST_WORKERS ?= auto
 test: test-newest test-oldest
 
 test-newest: $(BIN)/.installed lint
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 test-oldest: $(OLDEST_VENV)/bin/.installed
-	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests/crawl
+	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal \
+		-m "not scrapy_version_independent" tests/crawl
 
 bench: $(BIN)/.installed
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
