@@ -1,60 +1,164 @@
 # cython: boundscheck=False, wraparound=False, initializedcheck=False
 """Compiled twins of a single query's numpy steps in :class:`FingerprintTables`.
 
-``run_candidates``: :meth:`FingerprintTables._run_candidates` for one query's probes.
+``probe_run``: one query's probes against one sealed run of a probing layout. A query looks up
+about 1,200 table keys per run; each is a directory read and then a read of the slot's entries,
+two cache misses in a run of millions that no loop of dependent reads can hide. The loop is
+pipelined instead: a probe's directory slot is prefetched ``READ_LAG`` probes ahead, its entries'
+fragments ``SCAN_LAG - READ_LAG`` probes ahead, so a few dozen misses are in flight at once.
+An entry whose fragment (one word of its row) is within the radius of the query's same word then
+has its row's whole fingerprint checked: ~4e-5 of random entries at 128 bits, k = 16.
 
-A single query of a probing layout looks up about 1,200 table keys in each run. In numpy that is
-some twenty array operations of that size, ~80 us a query whatever the index size, paid on the
-crawl's thread for every page and item once the first run is sealed (2,048 fingerprints). Here it
-is one loop: per probe two directory reads and a scan of its slot, keeping the entries whose key
-equals the probe. The positions come out in the same order as the numpy version's.
-
-``near_rows`` and ``near_listed``: the Hamming distances of the insert buffer's rows and of a run's
-candidates to the query, keeping those within the radius (see below).
+``near_rows``: the Hamming distances of the insert buffer's rows to the query, keeping those
+within the radius.
 """
 
 import numpy as np
 
-ctypedef fused key_t:
-    unsigned int
-    unsigned long long
+cdef extern from *:
+    """
+    static inline void simhash_prefetch(const void *address) {
+    #if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(address);
+    #else
+        (void)address;
+    #endif
+    }
+    """
+    void prefetch "simhash_prefetch"(const void *address) noexcept nogil
 
 ctypedef fused offset_t:
     unsigned int
     long long
 
+cdef enum:
+    MAX_TABLES = 64  # multi-index hashing: at most k + 1 < 64 tables
+    READ_LAG = 24  # probes between a slot's prefetch and the read of its bounds
+    SCAN_LAG = 48  # probes between a slot's prefetch and the scan of its entries
+    RING = 64  # a power of two above SCAN_LAG: the in-flight probes' slots and bounds
 
-def run_candidates(
-    const key_t[::1] keys,
+
+def probe_run(
+    const unsigned int[::1] rows,
+    const unsigned long long[::1] fragments,
     const offset_t[::1] directory,
     const Py_ssize_t[::1] table_base,
     const unsigned long long[::1] table_shift,
-    const unsigned long long[::1] probes,
-    unsigned long long key_mask,
-    unsigned long long key_shift,
+    const Py_ssize_t[::1] fragment_word,
+    object table_keys,
+    const Py_ssize_t[::1] probe_tables,
+    const unsigned long long[::1] probe_masks,
+    const unsigned long long[:, ::1] data,
+    object query,
+    int max_distance,
+    dict found,
 ):
-    """Positions (int64) in ``keys`` of the entries equal to a probe, probe by probe."""
-    cdef Py_ssize_t count = probes.shape[0], i, slot, table, low, high, position, found = 0
-    cdef Py_ssize_t upper = 0
-    cdef unsigned long long probe
-    for i in range(count):  # an upper bound of the output: the slots' sizes
-        probe = probes[i]
-        table = <Py_ssize_t>(probe >> key_shift)
-        slot = table_base[table] + <Py_ssize_t>((probe & key_mask) >> table_shift[table])
-        upper += <Py_ssize_t>(directory[slot + 1] - directory[slot])
-    out = np.empty(upper, dtype=np.int64)
-    cdef long long[::1] positions = out
+    """Put ``found[row] = distance`` for the rows of the run's entries that the probes reach
+    and that lie within ``max_distance`` of ``query`` (its words); returns the entries scanned.
+
+    Probe i is ``table_keys[probe_tables[i]] ^ probe_masks[i]`` in table ``probe_tables[i]``
+    (``table_keys``: the query's key in each table, unprefixed)."""
+    cdef unsigned long long words_of_query[MAX_WORDS]
+    cdef unsigned long long keys[MAX_TABLES]
+    cdef Py_ssize_t words = _query_words(query, words_of_query)
+    cdef Py_ssize_t count = probe_tables.shape[0], tables = table_base.shape[0]
+    cdef Py_ssize_t slots = directory.shape[0] - 1, entries = rows.shape[0]
+    cdef Py_ssize_t limit = data.shape[0], scanned = 0
+    cdef Py_ssize_t i, j, at, slot, table, low, high, position, row
+    cdef Py_ssize_t ring_slot[RING]
+    cdef Py_ssize_t ring_table[RING]
+    cdef Py_ssize_t ring_low[RING]
+    cdef Py_ssize_t ring_high[RING]
+    cdef unsigned long long wanted
+    cdef int distance
+    if words != data.shape[1]:
+        raise ValueError(f"the query has {words} words, the rows {data.shape[1]}")
+    if fragments.shape[0] != entries:
+        raise ValueError(f"{fragments.shape[0]} fragments for {entries} entries")
+    if table_shift.shape[0] != tables or fragment_word.shape[0] != tables:
+        raise ValueError("table_base, table_shift and fragment_word differ in length")
+    if len(table_keys) != tables or tables > MAX_TABLES:
+        raise ValueError(f"{len(table_keys)} table keys for {tables} tables")
+    if probe_masks.shape[0] != count:
+        raise ValueError(f"{probe_masks.shape[0]} probe masks for {count} probes")
+    for table in range(tables):
+        keys[table] = table_keys[table]
+    for table in range(tables):
+        if not 0 <= fragment_word[table] < words:
+            raise ValueError(f"table {table}'s fragment word is not a word of the query")
+    for i in range(count + SCAN_LAG):
+        if i < count:  # slot of probe i: prefetch its bounds
+            table = probe_tables[i]
+            if not 0 <= table < tables:
+                raise IndexError(f"probe {i} names table {table} of {tables}")
+            slot = table_base[table] + <Py_ssize_t>(
+                (keys[table] ^ probe_masks[i]) >> table_shift[table])
+            if not 0 <= slot < slots:
+                raise IndexError(f"probe {i} is outside the directory")
+            at = i & (RING - 1)
+            ring_slot[at] = slot
+            ring_table[at] = table
+            prefetch(&directory[slot])
+        j = i - READ_LAG
+        if 0 <= j < count:  # bounds of probe j: prefetch its entries' fragments
+            at = j & (RING - 1)
+            low = <Py_ssize_t>directory[ring_slot[at]]
+            high = <Py_ssize_t>directory[ring_slot[at] + 1]
+            if not 0 <= low <= high <= entries:
+                raise IndexError(f"slot {ring_slot[at]} is outside the run's {entries} entries")
+            ring_low[at] = low
+            ring_high[at] = high
+            if high > low:
+                prefetch(&fragments[low])
+        j = i - SCAN_LAG
+        if j >= 0:  # entries of probe j: fragment first, the row only if it passes
+            at = j & (RING - 1)
+            low = ring_low[at]
+            high = ring_high[at]
+            scanned += high - low
+            wanted = words_of_query[fragment_word[ring_table[at]]]
+            for position in range(low, high):
+                if _popcount64(fragments[position] ^ wanted) > max_distance:
+                    continue
+                row = rows[position]
+                if row >= limit:
+                    raise IndexError(f"row {row} is outside 0 to {limit}")
+                distance = _distance(data, row, words_of_query, words)
+                if distance <= max_distance:
+                    found[row] = distance
+    return scanned
+
+
+def bucket_rows(
+    const unsigned long long[:, ::1] data,
+    Py_ssize_t start,
+    const long long[::1] slots,
+    long long[::1] cursor,
+    Py_ssize_t word,
+    unsigned int[::1] rows,
+    unsigned long long[::1] fragments,
+):
+    """A counting sort of one table of a run: row ``start + i`` goes to ``rows[cursor[s]]``
+    (``s = slots[i]``, then ``cursor[s]`` moves on) with its word ``word`` beside it in
+    ``fragments``. ``cursor`` starts as each slot's first position."""
+    cdef Py_ssize_t count = slots.shape[0], places = rows.shape[0], i, position
+    cdef long long slot
+    if start < 0 or start + count > data.shape[0]:
+        raise IndexError(f"rows {start} to {start + count} are outside 0 to {data.shape[0]}")
+    if not 0 <= word < data.shape[1]:
+        raise IndexError(f"word {word} of rows of {data.shape[1]}")
+    if fragments.shape[0] != places:
+        raise ValueError(f"{fragments.shape[0]} fragments for {places} rows")
     for i in range(count):
-        probe = probes[i]
-        table = <Py_ssize_t>(probe >> key_shift)
-        slot = table_base[table] + <Py_ssize_t>((probe & key_mask) >> table_shift[table])
-        low = <Py_ssize_t>directory[slot]
-        high = <Py_ssize_t>directory[slot + 1]
-        for position in range(low, high):
-            if keys[position] == probe:
-                positions[found] = position
-                found += 1
-    return out[:found]
+        slot = slots[i]
+        if not 0 <= slot < cursor.shape[0]:
+            raise IndexError(f"slot {slot} is outside 0 to {cursor.shape[0]}")
+        position = <Py_ssize_t>cursor[slot]
+        if not 0 <= position < places:
+            raise IndexError(f"slot {slot} is full")
+        cursor[slot] = position + 1
+        rows[position] = <unsigned int>(start + i)
+        fragments[position] = data[start + i, word]
 
 
 # -- distances for one query ----------------------------------------------------------------
@@ -111,36 +215,6 @@ def near_rows(
         raise IndexError(f"rows {start} to {end} are outside 0 to {data.shape[0]}")
     found = []
     for row in range(start, end):
-        distance = _distance(data, row, words_of_query, words)
-        if distance <= max_distance:
-            found.append((distance, row))
-    return found
-
-
-def near_listed(
-    const unsigned long long[:, ::1] data,
-    const unsigned int[::1] rows,
-    const long long[::1] positions,
-    object query,
-    int max_distance,
-):
-    """(distance, row) of the rows ``rows[p]`` for ``p`` in ``positions`` (a run's candidates)
-    within ``max_distance`` of ``query``, in the order of ``positions`` (repeats included)."""
-    cdef unsigned long long words_of_query[MAX_WORDS]
-    cdef Py_ssize_t words = _query_words(query, words_of_query), i, row
-    cdef Py_ssize_t limit = data.shape[0], count = rows.shape[0]
-    cdef long long position
-    cdef int distance
-    if words != data.shape[1]:
-        raise ValueError(f"the query has {words} words, the rows {data.shape[1]}")
-    found = []
-    for i in range(positions.shape[0]):
-        position = positions[i]
-        if position < 0 or position >= count:
-            raise IndexError(f"position {position} is outside the run's {count} entries")
-        row = rows[position]
-        if row >= limit:
-            raise IndexError(f"row {row} is outside 0 to {limit}")
         distance = _distance(data, row, words_of_query, words)
         if distance <= max_distance:
             found.append((distance, row))
