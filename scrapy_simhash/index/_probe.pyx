@@ -32,7 +32,6 @@ ctypedef fused offset_t:
     long long
 
 cdef enum:
-    MAX_TABLES = 64  # multi-index hashing: at most k + 1 < 64 tables
     READ_LAG = 24  # probes between a slot's prefetch and the read of its bounds
     SCAN_LAG = 48  # probes between a slot's prefetch and the scan of its entries
     RING = 64  # a power of two above SCAN_LAG: the in-flight probes' slots and bounds
@@ -45,62 +44,70 @@ def probe_run(
     const Py_ssize_t[::1] table_base,
     const unsigned long long[::1] table_shift,
     const Py_ssize_t[::1] fragment_word,
-    object table_keys,
+    const unsigned long long[:, ::1] table_keys,
     const Py_ssize_t[::1] probe_tables,
     const unsigned long long[::1] probe_masks,
     const unsigned long long[:, ::1] data,
-    object query,
+    const unsigned long long[:, ::1] queries,
     int max_distance,
-    dict found,
+    list found,
 ):
-    """Put ``found[row] = distance`` for the rows of the run's entries that the probes reach
-    and that lie within ``max_distance`` of ``query`` (its words); returns the entries scanned.
+    """For each query q (a row of ``queries``: its words), put ``found[q][row] = distance`` for
+    the rows of the run's entries its probes reach that lie within ``max_distance`` of it;
+    returns the entries scanned.
 
-    Probe i is ``table_keys[probe_tables[i]] ^ probe_masks[i]`` in table ``probe_tables[i]``
-    (``table_keys``: the query's key in each table, unprefixed)."""
-    cdef unsigned long long words_of_query[MAX_WORDS]
-    cdef unsigned long long keys[MAX_TABLES]
-    cdef Py_ssize_t words = _query_words(query, words_of_query)
-    cdef Py_ssize_t count = probe_tables.shape[0], tables = table_base.shape[0]
+    Probe i of query q is ``table_keys[q, probe_tables[i]] ^ probe_masks[i]`` in table
+    ``probe_tables[i]`` (``table_keys``: each query's key in each table, unprefixed). The probes
+    of all the queries form one pipelined stream."""
+    cdef Py_ssize_t words = queries.shape[1], count = probe_tables.shape[0]
+    cdef Py_ssize_t tables = table_base.shape[0], asked = queries.shape[0]
     cdef Py_ssize_t slots = directory.shape[0] - 1, entries = rows.shape[0]
-    cdef Py_ssize_t limit = data.shape[0], scanned = 0
-    cdef Py_ssize_t i, j, at, slot, table, low, high, position, row
+    cdef Py_ssize_t limit = data.shape[0], scanned = 0, total = asked * count
+    cdef Py_ssize_t i, j, at, slot, table, low, high, position, row, query = 0, probe = 0
     cdef Py_ssize_t ring_slot[RING]
     cdef Py_ssize_t ring_table[RING]
+    cdef Py_ssize_t ring_query[RING]
     cdef Py_ssize_t ring_low[RING]
     cdef Py_ssize_t ring_high[RING]
     cdef unsigned long long wanted
     cdef int distance
-    if words != data.shape[1]:
-        raise ValueError(f"the query has {words} words, the rows {data.shape[1]}")
+    if not 1 <= words <= MAX_WORDS or words != data.shape[1]:
+        raise ValueError(f"the queries have {words} words, the rows {data.shape[1]}")
     if fragments.shape[0] != entries:
         raise ValueError(f"{fragments.shape[0]} fragments for {entries} entries")
     if table_shift.shape[0] != tables or fragment_word.shape[0] != tables:
         raise ValueError("table_base, table_shift and fragment_word differ in length")
-    if len(table_keys) != tables or tables > MAX_TABLES:
-        raise ValueError(f"{len(table_keys)} table keys for {tables} tables")
+    if table_keys.shape[1] != tables or table_keys.shape[0] != asked:
+        raise ValueError(f"table keys of shape {tuple(table_keys.shape)[:2]} for {asked} "
+                         f"queries and {tables} tables")
+    if len(found) != asked or not all(type(answer) is dict for answer in found):
+        raise ValueError(f"found must hold one dict per query ({asked})")
     if probe_masks.shape[0] != count:
         raise ValueError(f"{probe_masks.shape[0]} probe masks for {count} probes")
     for table in range(tables):
-        keys[table] = table_keys[table]
-    for table in range(tables):
         if not 0 <= fragment_word[table] < words:
             raise ValueError(f"table {table}'s fragment word is not a word of the query")
-    for i in range(count + SCAN_LAG):
-        if i < count:  # slot of probe i: prefetch its bounds
-            table = probe_tables[i]
-            if not 0 <= table < tables:
-                raise IndexError(f"probe {i} names table {table} of {tables}")
+    for i in range(count):
+        if not 0 <= probe_tables[i] < tables:
+            raise IndexError(f"probe {i} names table {probe_tables[i]} of {tables}")
+    for i in range(total + SCAN_LAG):
+        if i < total:  # slot of probe i (query, probe): prefetch its bounds
+            table = probe_tables[probe]
             slot = table_base[table] + <Py_ssize_t>(
-                (keys[table] ^ probe_masks[i]) >> table_shift[table])
+                (table_keys[query, table] ^ probe_masks[probe]) >> table_shift[table])
             if not 0 <= slot < slots:
-                raise IndexError(f"probe {i} is outside the directory")
+                raise IndexError(f"probe {probe} of query {query} is outside the directory")
             at = i & (RING - 1)
             ring_slot[at] = slot
             ring_table[at] = table
+            ring_query[at] = query
             prefetch(&directory[slot])
+            probe += 1
+            if probe == count:
+                probe = 0
+                query += 1
         j = i - READ_LAG
-        if 0 <= j < count:  # bounds of probe j: prefetch its entries' fragments
+        if 0 <= j < total:  # bounds of probe j: prefetch its entries' fragments
             at = j & (RING - 1)
             low = <Py_ssize_t>directory[ring_slot[at]]
             high = <Py_ssize_t>directory[ring_slot[at] + 1]
@@ -116,16 +123,16 @@ def probe_run(
             low = ring_low[at]
             high = ring_high[at]
             scanned += high - low
-            wanted = words_of_query[fragment_word[ring_table[at]]]
+            wanted = queries[ring_query[at], fragment_word[ring_table[at]]]
             for position in range(low, high):
                 if _popcount64(fragments[position] ^ wanted) > max_distance:
                     continue
                 row = rows[position]
                 if row >= limit:
                     raise IndexError(f"row {row} is outside 0 to {limit}")
-                distance = _distance(data, row, words_of_query, words)
+                distance = _distance(data, row, &queries[ring_query[at], 0], words)
                 if distance <= max_distance:
-                    found[row] = distance
+                    (<dict>found[ring_query[at]])[row] = distance
     return scanned
 
 

@@ -530,23 +530,41 @@ class FingerprintTables:
     def _compiled_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """:meth:`_probing_search` in the compiled loops: per run, all probes pipelined with
         prefetches (see ``_probe.probe_run``), then the insert buffer's rows."""
-        query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
-        data = self._fps.data
         found: dict[int, int] = {}
-        runs = [run for run in self._levels if run is not None]
-        if runs:
-            keys = self.layout.keys(fingerprint)
-            for run in runs:
-                _compiled_probe_run(
-                    run.rows, run.fragments, run.directory, run.table_base, run.table_shift,
-                    self._fragment_word, keys, self._probe_tables, self._probe_masks, data,
-                    query, max_distance, found,
-                )
+        if self.run_count:
+            keys = np.array([self.layout.keys(fingerprint)], dtype=np.uint64)
+            self._compiled_probe(keys, split_words([fingerprint], self._words), max_distance,
+                                 [found])
+        query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
         for dist, row in _compiled_near_rows(
-            data, self._sealed, self._fps.size, query, max_distance
+            self._fps.data, self._sealed, self._fps.size, query, max_distance
         ):
             found[row] = dist
         return sorted((dist, row) for row, dist in found.items())
+
+    def _compiled_search_many(
+        self, words: np.ndarray, max_distance: int
+    ) -> list[list[tuple[int, int]]]:
+        """:meth:`search_many` of sealed rows in the compiled loop: the probes of a chunk of
+        queries form one pipelined stream per run."""
+        results: list[list[tuple[int, int]]] = []
+        for start in range(0, words.shape[0], _QUERY_CHUNK):
+            chunk = np.ascontiguousarray(words[start : start + _QUERY_CHUNK], dtype=np.uint64)
+            found: list[dict[int, int]] = [{} for _ in range(chunk.shape[0])]
+            self._compiled_probe(self.layout.keys_array(chunk), chunk, max_distance, found)
+            results.extend(sorted((dist, row) for row, dist in hits.items()) for hits in found)
+        return results
+
+    def _compiled_probe(
+        self, keys: np.ndarray, words: np.ndarray, max_distance: int, found: list[dict[int, int]]
+    ) -> None:
+        for run in self._levels:
+            if run is not None:
+                _compiled_probe_run(
+                    run.rows, run.fragments, run.directory, run.table_base, run.table_shift,
+                    self._fragment_word, keys, self._probe_tables, self._probe_masks,
+                    self._fps.data, words, max_distance, found,
+                )
 
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """(distance, row) of every fingerprint within ``max_distance``, sorted (removed rows
@@ -623,8 +641,7 @@ class FingerprintTables:
         self.seal()
         results: list[list[tuple[int, int]]] = []
         if self._probing and not self._batches_in_numpy():
-            fingerprints = [sum(w << (64 * i) for i, w in enumerate(row)) for row in words.tolist()]
-            return [self._compiled_search(fp, max_distance) for fp in fingerprints]
+            return self._compiled_search_many(words, max_distance)
         if self._probing:
             step = max(1, _PROBE_CHUNK // self.layout.probe_count)
             for start in range(0, words.shape[0], step):

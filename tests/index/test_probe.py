@@ -18,7 +18,7 @@ from speedups import compiled_module, needs, require_built
 
 from scrapy_simhash.index import MemoryIndex, make_layout
 from scrapy_simhash.index import memory as memory_module
-from scrapy_simhash.index.memory import MASK64, FingerprintTables
+from scrapy_simhash.index.memory import FingerprintTables, split_words
 
 _probe = compiled_module("scrapy_simhash.index._probe")
 needs_module = needs(_probe)
@@ -46,18 +46,15 @@ def _near(rng: random.Random, fingerprint: int, bits: int, flips: int) -> int:
     return fingerprint
 
 
-def _words(fingerprint: int, bits: int) -> list[int]:
-    return [(fingerprint >> (64 * w)) & MASK64 for w in range(bits // 64)]
-
-
 def _probe_run(engine: FingerprintTables, run, query: int, k: int) -> tuple[dict, int]:
-    found: dict[int, int] = {}
+    found: list[dict[int, int]] = [{}]
+    words = split_words([query], engine.layout.words)
     scanned = _probe.probe_run(
         run.rows, run.fragments, run.directory, run.table_base, run.table_shift,
-        engine._fragment_word, engine.layout.keys(query), engine._probe_tables,
-        engine._probe_masks, engine._fps.data, _words(query, engine.layout.bits), k, found,
+        engine._fragment_word, engine.layout.keys_array(words), engine._probe_tables,
+        engine._probe_masks, engine._fps.data, words, k, found,
     )
-    return found, scanned
+    return found[0], scanned
 
 
 def _brute(engine: FingerprintTables, run, query: int, k: int) -> dict[int, int]:
@@ -78,13 +75,25 @@ def test_probe_run_finds_every_row_within_the_radius_on_every_run(bits, k):
     queries = [_near(rng, rng.choice(stored), bits, rng.randint(0, k + 2)) for _ in range(150)]
     queries += [rng.getrandbits(bits) for _ in range(50)]
     found_total = 0
-    for query in queries:
-        probes = engine._query_probes(query)
-        for run in runs:
+    words = split_words(queries, engine.layout.words)
+    for run in runs:
+        scanned_each = 0
+        for query in queries:
             found, scanned = _probe_run(engine, run, query, k)
             assert found == _brute(engine, run, query, k)
+            probes = engine._query_probes(query)
             assert scanned == engine._run_candidates(run, probes)[0].size  # the same slots
             found_total += len(found)
+            scanned_each += scanned
+        # all the queries at once, one stream of probes: the same answers, query by query
+        batch: list[dict[int, int]] = [{} for _ in queries]
+        scanned_all = _probe.probe_run(
+            run.rows, run.fragments, run.directory, run.table_base, run.table_shift,
+            engine._fragment_word, engine.layout.keys_array(words), engine._probe_tables,
+            engine._probe_masks, engine._fps.data, words, k, batch,
+        )
+        assert batch == [_brute(engine, run, query, k) for query in queries]
+        assert scanned_all == scanned_each
     assert found_total > len(queries) // 2  # near-duplicates were found, not only misses
 
 
@@ -170,7 +179,8 @@ def test_probe_run_and_bucket_rows_refuse_bad_input():
     rng = random.Random(9)
     engine = _engine(128, 16, [rng.getrandbits(128) for _ in range(600)])
     run = next(run for run in engine._levels if run is not None)
-    keys = engine.layout.keys(5)
+    words = split_words([5, 7], 2)
+    keys = engine.layout.keys_array(words)
     data = engine._fps.data[: len(engine)]  # the rows stored, not the spare capacity
 
     def probe(**changed):
@@ -179,15 +189,19 @@ def test_probe_run_and_bucket_rows_refuse_bad_input():
             table_base=run.table_base, table_shift=run.table_shift,
             fragment_word=engine._fragment_word, table_keys=keys,
             probe_tables=engine._probe_tables, probe_masks=engine._probe_masks, data=data,
-            query=[5, 0], max_distance=16, found={},
+            queries=words, max_distance=16, found=[{}, {}],
         ) | changed
         return _probe.probe_run(*args.values())
 
     assert probe() > 0
     with pytest.raises(ValueError, match="fragments for"):
         probe(fragments=run.fragments[:-1])
-    with pytest.raises(ValueError, match="5 table keys for 6 tables"):
-        probe(table_keys=keys[:5])
+    with pytest.raises(ValueError, match=r"table keys of shape \(2, 5\) for 2 queries and 6"):
+        probe(table_keys=np.ascontiguousarray(keys[:, :5]))
+    with pytest.raises(ValueError, match="one dict per query"):
+        probe(found=[{}])
+    with pytest.raises(ValueError, match="one dict per query"):
+        probe(found=[{}, []])
     with pytest.raises(ValueError, match="fragment word is not a word"):
         probe(fragment_word=engine._fragment_word + 2)
     with pytest.raises(ValueError, match="probe masks for"):
@@ -195,9 +209,9 @@ def test_probe_run_and_bucket_rows_refuse_bad_input():
     with pytest.raises(IndexError, match="names table 6 of 6"):
         probe(probe_tables=np.full_like(engine._probe_tables, 6))
     with pytest.raises(IndexError, match="is outside the directory"):
-        probe(table_keys=[1 << 40] * 6)
-    with pytest.raises(ValueError, match="the query has 1 words"):
-        probe(query=[5])
+        probe(table_keys=np.full_like(keys, 1 << 40))
+    with pytest.raises(ValueError, match="the queries have 1 words, the rows 2"):
+        probe(queries=np.ascontiguousarray(words[:, :1]))
     rows = np.empty(4, dtype=np.uint32)
     fragments = np.empty(4, dtype=np.uint64)
     slots = np.array([0, 1, 1, 0], dtype=np.int64)
