@@ -22,18 +22,30 @@ Memory at k = 3, f = 64: 8 B per fingerprint + 4 tables x (4 B key + 4 B row id)
 fingerprint (up to 1.5x slack on the fingerprint array while it grows), plus the keys.
 
 Layouts with a probe radius (multi-index hashing, see :mod:`.layout`) look up hundreds of keys
-per query, too many for binary searches (~0.2 us each at 1M). Each of their runs also carries a
-*directory*: per table, the start offset of every bucket of the key's top bits (about one slot
-per 1-2 stored fingerprints, so each slot covers 1-2 entries). A probe is then two adjacent
-directory reads and a short scan filtered by key equality, all probes of a query (or of a batch
-of queries) at once in numpy: no Python loop over probes or candidates. For f = 128, k = 16 (6
-tables) that is 16 B fingerprint + 6 x (4 B key + 4 B row + ~2-3 B directory) ~ 76-84 B per
-fingerprint.
+per query, too many for binary searches (~0.2 us each at 1M), and their runs are built another
+way. Per table, a run's rows are bucketed (a counting sort, one pass over the rows, no key
+comparisons) by the top bits of their key: a *directory* holds each bucket's start (about one
+slot per 1-2 rows; one per key once the run outgrows the key space, e.g. 21-22-bit keys at 10M
+rows). The keys themselves are not kept: a probe scans its whole slot. Each entry holds its row
+id and a *fragment*: the word of its row that holds the fewest of its table's key bits. A
+random row beyond the radius almost never has that word alone within the radius (at 128 bits,
+k = 16: P(d <= 16 of 64 bits) ~ 4e-5), so a query reads the whole fingerprint of hardly any row
+but its true neighbours: the ~4,650 candidates a query meets at 10M rows cost a sequential
+compare each, not a random read. For f = 128, k = 16 (6 tables) that is 16 B fingerprint + 6 x
+(4 B row + 8 B fragment + 0.7-4 B directory) ~ 95-112 B per fingerprint (95 at 10M).
 
-Batched queries (``search_many``) first drop the probes no stored fingerprint can answer: an
-occupancy bitmap holds one bit per possible table key (3 MB for the default layout, built on the
-first batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 fingerprints
-~95% of the probes go no further, so a batched query costs a few microseconds.
+A single query goes through each run in one compiled loop (``_probe.probe_run``) that pipelines
+its ~1,200 probes with prefetches, so the two cache misses of a probe (directory slot, then
+fragments) overlap those of the probes around it; a batch runs its queries' probes as one such
+stream. Runs are rebuilt from their rows (adjacent in row order) when levels merge, in one pass
+each, and a bulk load (``extend(..., bulk=True)`` then :meth:`FingerprintTables.after_bulk_load`)
+seals its rows once into a single run.
+
+Small batches (``search_many`` while the sealed rows are few, see ``_NUMPY_BATCH_MAX_SHARE``)
+take numpy instead, first dropping the probes no stored fingerprint can answer: an occupancy
+bitmap holds one bit per possible table key (3 MB for the default layout, built on the first
+batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 fingerprints ~95% of
+the probes go no further, so a batched query costs a few microseconds.
 
 A removed row stays in the fingerprint array and the runs, a tombstone every search leaves out
 (removals are rare: a set of row ids costs less than rebuilding runs). Evidence, a few dozen
