@@ -413,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"\n(total {time.perf_counter() - started:,.0f}s; goals at 1M, k = 3: memory >= 10x "
           "SimhashIndex single, >= 100,000 batched q/s, <= 48 B/fp keys aside; SQLite >= 10,000 "
           "q/s, <= 80 B/fp on disk; at 1M, (128, 16): memory >= 5,000 single and >= 20,000 "
-          "batched q/s, <= 100 B/fp)")
+          "batched q/s, <= 100 B/fp; at 10M, (128, 16): memory >= 10,000 single q/s at <= 150 "
+          "B/page RSS keys included, SQLite (cache) >= 5,000 q/s)")
     if args.redis:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from index_redis import run as run_redis

@@ -253,14 +253,16 @@ class FingerprintTables:
     def extend(self, words: np.ndarray, *, bulk: bool = False) -> int:
         """Store many fingerprints given as (n, words) uint64; returns the first row id.
 
-        ``bulk``: part of a load that ends with :meth:`after_bulk_load`, which seals the rows
-        once (one run built in one pass, not the levels' cascade of merges); until then they
-        sit in the insert buffer, which a query scans whole."""
+        ``bulk``: part of a load that ends with :meth:`after_bulk_load`. A probing layout then
+        seals the rows once (one run bucketed in one pass, not the levels' cascade); until then
+        they sit in the insert buffer, which a query scans whole. Exact layouts seal as usual
+        (one sort of a whole load would cost more than their merges)."""
         first = self._fps.size
         if first + words.shape[0] > _MAX_ROWS:
             raise OverflowError("the in-memory index holds at most 2**32 - 1 fingerprints")
         self._fps.extend(words)
-        if not bulk and self._fps.size - self._sealed >= self.buffer_size:
+        deferred = bulk and self._probing
+        if not deferred and self._fps.size - self._sealed >= self.buffer_size:
             self.seal()
         return first
 
