@@ -1106,16 +1106,18 @@ class MemoryIndex(NearDuplicateIndex):
         self._check_open()
         iterator = iter(items)
         added = 0
-        while chunk := list(islice(iterator, _BATCH_CHUNK)):
-            keys = [self._key(key).encode("utf-8") for key, _ in chunk]
-            values = [self._fingerprint(fp) for _, fp in chunk]
-            lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
-            ends = np.cumsum(lengths) + len(self._key_blob)
-            self._key_blob += b"".join(keys)
-            self._key_ends.extend(ends.reshape(-1, 1))
-            self.engine.extend(split_words(values, self.layout.words), bulk=True)
-            added += len(chunk)
-        self.engine.after_bulk_load(added)
+        try:
+            while chunk := list(islice(iterator, _BATCH_CHUNK)):
+                keys = [self._key(key).encode("utf-8") for key, _ in chunk]
+                values = [self._fingerprint(fp) for _, fp in chunk]
+                lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
+                ends = np.cumsum(lengths) + len(self._key_blob)
+                self._key_blob += b"".join(keys)
+                self._key_ends.extend(ends.reshape(-1, 1))
+                self.engine.extend(split_words(values, self.layout.words), bulk=True)
+                added += len(chunk)
+        finally:  # rows stored before a bad item are sealed all the same
+            self.engine.after_bulk_load(added)
 
     def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
         self._check_open()

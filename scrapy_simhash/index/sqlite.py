@@ -886,16 +886,20 @@ class SqliteIndex(NearDuplicateIndex):
 
     def add_many(self, items: Iterable[tuple[str, int]]) -> None:
         self._check_open()
-        iterator = iter(items)
-        added = 0
+        added = [0]
+        try:
+            self._add_chunks(iter(items), added)
+        finally:  # the cache's rows, stored in bulk, are sealed even if a chunk failed
+            if self.engine is not None:
+                self.engine.after_bulk_load(added[0])
+
+    def _add_chunks(self, iterator: Iterator[tuple[str, int]], added: list[int]) -> None:
         while True:
             room = max(1, self.commit_every - self._shared.pending)
             chunk = [
                 (self._storable_key(k), self._fingerprint(fp)) for k, fp in islice(iterator, room)
             ]
             if not chunk:
-                if self.engine is not None:
-                    self.engine.after_bulk_load(added)
                 return
             self._begin()
             first = self._max_id + 1
@@ -906,7 +910,7 @@ class SqliteIndex(NearDuplicateIndex):
                     self._shared.cache_touched = True
                     words = split_words([fp for _, fp in chunk], self.layout.words)
                     self.engine.extend(words, bulk=True)
-                    added += len(chunk)
+                    added[0] += len(chunk)
                     ids = np.arange(first, first + len(chunk), dtype=np.int64).reshape(-1, 1)
                     self._ids.extend(ids)
             except BaseException:

@@ -238,3 +238,19 @@ def test_a_bulk_load_leaves_one_run_and_later_inserts_level_as_before():
     starts = sorted((run.start, run.size) for run in index.engine._levels if run is not None)
     assert [start for start, _ in starts] == [0, *np.cumsum([size for _, size in starts[:-1]])]
     assert [m.key for m in index.query(first[77] ^ 0b111)] == ["77"]
+
+
+def test_a_bulk_load_cut_short_by_a_bad_item_seals_the_rows_before_it(monkeypatch):
+    monkeypatch.setattr(memory_module, "_BATCH_CHUNK", 1000)  # the bad item's chunk is lost
+    index = MemoryIndex(bits=128, max_distance=16, buffer_size=64)
+    rng = random.Random(33)
+    good = [rng.getrandbits(128) for _ in range(3000)]
+
+    def items():
+        yield from ((str(n), fp) for n, fp in enumerate(good))
+        yield "bad", 1 << 200  # wider than 128 bits
+
+    with pytest.raises(ValueError):
+        index.add_many(items())
+    assert len(index) == 3000 and index.engine.buffered == 0 and index.engine.run_count == 1
+    assert [m.key for m in index.query(good[1234] ^ 0b101)] == ["1234"]
