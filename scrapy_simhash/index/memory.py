@@ -545,11 +545,10 @@ class FingerprintTables:
         """:meth:`_probing_search` in the compiled loops: per run, all probes pipelined with
         prefetches (see ``_probe.probe_run``), then the insert buffer's rows."""
         found: dict[int, int] = {}
-        if self.run_count:
-            keys = np.array([self.layout.keys(fingerprint)], dtype=np.uint64)
-            self._compiled_probe(keys, split_words([fingerprint], self._words), max_distance,
-                                 [found])
         query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
+        if self._sealed:
+            keys = np.array([self.layout.keys(fingerprint)], dtype=np.uint64)
+            self._compiled_probe(keys, np.array([query], dtype=np.uint64), max_distance, [found])
         for dist, row in _compiled_near_rows(
             self._fps.data, self._sealed, self._fps.size, query, max_distance
         ):
