@@ -22,18 +22,30 @@ Memory at k = 3, f = 64: 8 B per fingerprint + 4 tables x (4 B key + 4 B row id)
 fingerprint (up to 1.5x slack on the fingerprint array while it grows), plus the keys.
 
 Layouts with a probe radius (multi-index hashing, see :mod:`.layout`) look up hundreds of keys
-per query, too many for binary searches (~0.2 us each at 1M). Each of their runs also carries a
-*directory*: per table, the start offset of every bucket of the key's top bits (about one slot
-per 1-2 stored fingerprints, so each slot covers 1-2 entries). A probe is then two adjacent
-directory reads and a short scan filtered by key equality, all probes of a query (or of a batch
-of queries) at once in numpy: no Python loop over probes or candidates. For f = 128, k = 16 (6
-tables) that is 16 B fingerprint + 6 x (4 B key + 4 B row + ~2-3 B directory) ~ 76-84 B per
-fingerprint.
+per query, too many for binary searches (~0.2 us each at 1M), and their runs are built another
+way. Per table, a run's rows are bucketed (a counting sort, one pass over the rows, no key
+comparisons) by the top bits of their key: a *directory* holds each bucket's start (about one
+slot per 1-2 rows; one per key once the run outgrows the key space, e.g. 21-22-bit keys at 10M
+rows). The keys themselves are not kept: a probe scans its whole slot. Each entry holds its row
+id and a *fragment*: the word of its row that holds the fewest of its table's key bits. A
+random row beyond the radius almost never has that word alone within the radius (at 128 bits,
+k = 16: P(d <= 16 of 64 bits) ~ 4e-5), so a query reads the whole fingerprint of hardly any row
+but its true neighbours: the ~4,650 candidates a query meets at 10M rows cost a sequential
+compare each, not a random read. For f = 128, k = 16 (6 tables) that is 16 B fingerprint + 6 x
+(4 B row + 8 B fragment + 0.7-4 B directory) ~ 95-112 B per fingerprint (95 at 10M).
 
-Batched queries (``search_many``) first drop the probes no stored fingerprint can answer: an
-occupancy bitmap holds one bit per possible table key (3 MB for the default layout, built on the
-first batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 fingerprints
-~95% of the probes go no further, so a batched query costs a few microseconds.
+A single query goes through each run in one compiled loop (``_probe.probe_run``) that pipelines
+its ~1,200 probes with prefetches, so the two cache misses of a probe (directory slot, then
+fragments) overlap those of the probes around it; a batch runs its queries' probes as one such
+stream. Runs are rebuilt from their rows (adjacent in row order) when levels merge, in one pass
+each, and a bulk load (``extend(..., bulk=True)`` then :meth:`FingerprintTables.after_bulk_load`)
+seals its rows once into a single run.
+
+Small batches (``search_many`` while the sealed rows are few, see ``_NUMPY_BATCH_MAX_SHARE``)
+take numpy instead, first dropping the probes no stored fingerprint can answer: an occupancy
+bitmap holds one bit per possible table key (3 MB for the default layout, built on the first
+batch), tested a 64-bit word at a time (:class:`_WordProbes`). At 100,000 fingerprints ~95% of
+the probes go no further, so a batched query costs a few microseconds.
 
 A removed row stays in the fingerprint array and the runs, a tombstone every search leaves out
 (removals are rare: a set of row ids costs less than rebuilding runs). Evidence, a few dozen
@@ -42,7 +54,7 @@ bytes per key, lives in an :class:`EvidenceStore`: about its bytes plus the key'
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -53,12 +65,12 @@ from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 from .base import Match, NearDuplicateIndex
 from .layout import Layout, TablesOption
 
-try:  # compiled twins of one query's numpy steps (see _probe.pyx): the same rows, in order
-    from ._probe import near_listed as _compiled_near_listed
+try:  # compiled twins of one query's numpy steps (see _probe.pyx): the same rows
+    from ._probe import bucket_rows as _compiled_bucket_rows
     from ._probe import near_rows as _compiled_near_rows
-    from ._probe import run_candidates as _compiled_run_candidates
+    from ._probe import probe_run as _compiled_probe_run
 except ImportError:  # built without a C compiler: the numpy versions
-    _compiled_run_candidates = _compiled_near_rows = _compiled_near_listed = None
+    _compiled_probe_run = _compiled_near_rows = _compiled_bucket_rows = None
 
 MASK64 = (1 << 64) - 1
 _ROW_DTYPE = np.uint32
@@ -68,6 +80,11 @@ _QUERY_CHUNK = 4096
 _PROBE_CHUNK = 1 << 17  # probes per vectorised step of a batched probing query
 _MAX_OCCUPANCY_BITS = 1 << 28  # occupancy bitmaps up to 32 MB (the default layout: 3 MB)
 _SLOT_EXTRA = 0
+# Batched probing queries go through numpy (all probes at once, filtered by the occupancy
+# bitmap) while the sealed rows are at most this share of one table's key space; beyond it the
+# bitmap is mostly ones and the compiled single-query loop, query by query, is faster
+# (measured at (128, 16): numpy ahead at 300,000 rows, behind at 1M).
+_NUMPY_BATCH_MAX_SHARE = 0.25
 
 if hasattr(np, "bitwise_count"):  # numpy >= 2.0
 
@@ -117,14 +134,21 @@ class _Growable:
 
 @dataclass
 class _Run:
-    """Sorted (table-prefixed key, row) pairs for a set of rows, all tables in one array."""
+    """Sorted (table-prefixed key, row) pairs for a set of rows, all tables in one array.
 
-    keys: np.ndarray
+    A probing layout's run keeps no keys once its directory is built (the directory says where
+    each key's entries are); each entry carries a *fragment* instead: the fingerprint word that
+    holds the fewest of its table's key bits, which a query compares before reading the row.
+    """
+
+    keys: np.ndarray | None
     rows: np.ndarray
-    size: int  # fingerprints covered (keys has size * tables entries)
+    size: int  # fingerprints covered (rows has size * tables entries)
+    start: int  # the first row covered: a run covers rows [start, start + size)
     directory: np.ndarray | None = None  # probing layouts: bucket start offsets per table
     table_base: np.ndarray | None = None  # per table: its first directory slot (intp)
     table_shift: np.ndarray | None = None  # per table: key bits below the directory's (uint64)
+    fragments: np.ndarray | None = None  # probing layouts: per entry, one word of its row
 
 
 def _spread(starts: np.ndarray, values: np.ndarray, total: int) -> np.ndarray:
@@ -168,10 +192,11 @@ class FingerprintTables:
         ]
         self._probing = not layout.exact
         if self._probing:
-            self._probe_tables = layout.probe_tables
+            self._probe_tables = layout.probe_tables.astype(np.intp)
             self._probe_masks = layout.probe_masks
             self._key_mask = np.uint64((1 << layout.key_bits) - 1)
             self._key_shift = np.uint64(layout.key_bits)
+            self._fragment_word = _fragment_words(layout)
         # Probing layouts: one bit per possible table-prefixed key, set when a sealed row has
         # that key. Built on the first batched query (single queries never pay for it), it
         # lets a batch drop the probes that cannot match before touching any run.
@@ -225,13 +250,19 @@ class FingerprintTables:
             self.seal()
         return row
 
-    def extend(self, words: np.ndarray) -> int:
-        """Store many fingerprints given as (n, words) uint64; returns the first row id."""
+    def extend(self, words: np.ndarray, *, bulk: bool = False) -> int:
+        """Store many fingerprints given as (n, words) uint64; returns the first row id.
+
+        ``bulk``: part of a load that ends with :meth:`after_bulk_load`. A probing layout then
+        seals the rows once (one run bucketed in one pass, not the levels' cascade); until then
+        they sit in the insert buffer, which a query scans whole. Exact layouts seal as usual
+        (one sort of a whole load would cost more than their merges)."""
         first = self._fps.size
         if first + words.shape[0] > _MAX_ROWS:
             raise OverflowError("the in-memory index holds at most 2**32 - 1 fingerprints")
         self._fps.extend(words)
-        if self._fps.size - self._sealed >= self.buffer_size:
+        deferred = bulk and self._probing
+        if not deferred and self._fps.size - self._sealed >= self.buffer_size:
             self.seal()
         return first
 
@@ -240,10 +271,12 @@ class FingerprintTables:
         start, end = self._sealed, self._fps.size
         if end == start:
             return
-        run = self._build_run(start, end)
         if self._occupied is not None:
-            _set_bits(self._occupied, run.keys)
-        self._insert_run(run)
+            _set_bits(self._occupied, self._row_keys(start, end))
+        if self._probing:
+            self._place_rows(start, end)
+        else:
+            self._insert_run(self._build_run(start, end))
         self._sealed = end
 
     def compact(self) -> None:
@@ -252,50 +285,114 @@ class FingerprintTables:
         runs = [run for run in self._levels if run is not None]
         if len(runs) <= 1:
             return
-        merged = runs[0]
-        for run in runs[1:]:
-            merged = _merge(merged, run)
+        if self._probing:
+            merged = self._build_probing_run(0, self._sealed)
+        else:
+            merged = runs[0]
+            for run in runs[1:]:
+                merged = _merge(merged, run)
         self._levels = [None] * len(self._levels)
-        self._levels.append(self._with_directory(merged))
+        self._levels.append(merged)
 
     def _capacity(self, level: int) -> int:
         return self.buffer_size * self.fanout ** (level + 1)
 
     def _insert_run(self, run: _Run) -> None:
+        """Merge ``run`` down the levels until one can hold it (a level past the last one
+        too: a large run never sits where the next small one would merge with it)."""
         level = 0
         levels = self._levels
         while True:
             if level == len(levels):
-                levels.append(self._with_directory(run))
-                return
+                levels.append(None)
             if levels[level] is not None:
                 run = _merge(levels[level], run)
                 levels[level] = None
             if run.size <= self._capacity(level):
-                levels[level] = self._with_directory(run)
+                levels[level] = run
                 return
             level += 1
 
-    def _with_directory(self, run: _Run) -> _Run:
-        """Attach the bucket directory a probing layout needs (exact layouts: unchanged)."""
-        if not self._probing:
-            return run
+    def _place_rows(self, start: int, end: int) -> None:
+        """:meth:`_insert_run` for a probing layout: the same levels, but the merged rows are
+        bucketed afresh in one pass instead of merging sorted runs. Every run covers adjacent
+        rows (deeper levels older), so a merge is the run of one row range."""
+        levels = self._levels
+        level, merged = 0, []
+        while True:
+            if level < len(levels) and levels[level] is not None:
+                start = levels[level].start
+                merged.append(level)
+            if end - start <= self._capacity(level):
+                break
+            level += 1
+        run = self._build_probing_run(start, end)
+        for emptied in merged:
+            levels[emptied] = None
+        levels.extend([None] * (level + 1 - len(levels)))
+        levels[level] = run
+
+    def after_bulk_load(self, added: int) -> None:
+        """End a load of ``added`` rows stored with ``extend(..., bulk=True)``: seal them as
+        ``extend`` would have, and merge every run into one if the load brought at least
+        1/fanout of the rows (it may have left a few large runs, each walked by every query: a
+        probing layout's ~1,200 probes once per run; one merge costs about what the load did).
+        """
+        if self.buffered >= self.buffer_size:
+            self.seal()
+        if added * self.fanout >= len(self) and self.run_count > 1:
+            self.compact()
+
+    def _build_probing_run(self, start: int, end: int) -> _Run:
+        """A probing layout's run of rows [start, end): per table, the rows bucketed by their
+        key's top bits (the directory's slots; in row order within a slot) and each entry's
+        fragment: the word of its row that its key says least about. Random rows beyond the
+        radius almost never pass a check of that word alone (P(d <= 16 of 64 bits) ~ 4e-5),
+        so a query reads few rows. Keys are not kept: a probe scans its whole slot.
+
+        The directory has about one slot per 1-2 rows in each table (at most one per key)."""
+        size = end - start
+        tables = self.layout.table_count
         widths = np.array(self.layout.table_key_bits, dtype=np.int64)
-        # about one directory slot per 1-2 fingerprints in each table
-        slot_bits = np.minimum(widths, max(0, (run.size - 1).bit_length() - 1 + _SLOT_EXTRA))
+        slot_bits = np.minimum(widths, max(0, (size - 1).bit_length() - 1 + _SLOT_EXTRA))
         shift = widths - slot_bits
         base = np.concatenate([[0], np.cumsum(np.int64(1) << slot_bits)])
-        table = (run.keys >> self.layout.key_bits).astype(np.int64)
-        key = (run.keys & self._key_mask.astype(run.keys.dtype)).astype(np.int64)
-        slots = base[table] + (key >> shift[table])
-        counts = np.bincount(slots, minlength=int(base[-1]))
-        offsets = np.uint32 if run.keys.size < _MAX_ROWS else np.int64
+        offsets = np.uint32 if size * tables < _MAX_ROWS else np.int64
         directory = np.zeros(int(base[-1]) + 1, dtype=offsets)
-        np.cumsum(counts, out=directory[1:])
-        run.directory = directory
-        run.table_base = base[:-1].astype(np.intp)
-        run.table_shift = shift.astype(np.uint64)
-        return run
+        rows = np.empty(size * tables, dtype=_ROW_DTYPE)
+        fragments = np.empty(size * tables, dtype=np.uint64)
+        block = self._fps.data[start:end]
+        for table, spec in enumerate(self._key_specs):
+            key = np.zeros(size, dtype=np.uint64)
+            for bit, mask, offset in spec:
+                part = block[:, bit // 64] >> np.uint64(bit % 64)
+                key |= (part & np.uint64(mask)) << np.uint64(offset)
+            slots = (key >> np.uint64(shift[table])).astype(np.int64)
+            counts = np.bincount(slots, minlength=1 << int(slot_bits[table]))
+            first, last = int(base[table]), int(base[table + 1])
+            section = slice(size * table, size * (table + 1))
+            cursor = np.cumsum(counts) - counts  # each slot's first entry in the section
+            directory[first:last] = cursor + size * table
+            word = int(self._fragment_word[table])
+            if _compiled_bucket_rows is not None:
+                _compiled_bucket_rows(
+                    self._fps.data, start, slots, cursor, word, rows[section], fragments[section]
+                )
+            else:
+                order = np.argsort(slots, kind="stable")
+                rows[section] = order + start
+                fragments[section] = block[order, word]
+        directory[-1] = size * tables
+        return _Run(
+            keys=None, rows=rows, size=size, start=start, directory=directory,
+            table_base=base[:-1].astype(np.intp), table_shift=shift.astype(np.uint64),
+            fragments=fragments,
+        )
+
+    def _row_keys(self, start: int, end: int) -> np.ndarray:
+        """The table-prefixed keys of rows [start, end), sorted (as :func:`_set_bits` needs)."""
+        keys = self.layout.keys_array(self._fps.data[start:end]) | self._prefix_array
+        return np.sort(keys, axis=None)
 
     def _build_run(self, start: int, end: int) -> _Run:
         tables = self.layout.table_count
@@ -303,7 +400,7 @@ class FingerprintTables:
         combined = (keys.T | self._prefix_array[:, None]).ravel().astype(self._key_dtype)
         rows = np.tile(np.arange(start, end, dtype=_ROW_DTYPE), tables)
         order = np.argsort(combined, kind="stable")
-        return _Run(keys=combined[order], rows=rows[order], size=end - start)
+        return _Run(keys=combined[order], rows=rows[order], size=end - start, start=start)
 
     # -- lookups ---------------------------------------------------------------------------------
 
@@ -324,7 +421,10 @@ class FingerprintTables:
         return out
 
     def candidate_count(self, fingerprint: int) -> int:
-        """Table entries a query for ``fingerprint`` checks (before de-duplication, no buffer)."""
+        """Table entries a query for ``fingerprint`` checks (before de-duplication, no buffer).
+
+        Probing layouts: the entries of the directory slots probed, which a query compares by
+        their fragment (a slot of a small run may hold a few neighbouring keys)."""
         if self._probing:
             probes = self._probe_values(split_words([fingerprint], self._words))
             return sum(
@@ -368,19 +468,20 @@ class FingerprintTables:
             occupied = np.zeros(-(-self._occupancy_bits // 64), dtype=np.uint64)
             for run in self._levels:
                 if run is not None:
-                    _set_bits(occupied, run.keys)
+                    _set_bits(occupied, self._row_keys(run.start, run.start + run.size))
             self._occupied = occupied
         return self._occupied
 
     def _run_candidates(
         self, run: _Run, probes: np.ndarray, *, owners: bool = False
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Positions in ``run`` of the entries whose key equals a probe's (and, if ``owners``,
-        the index of that probe for each). ``probes`` are table-prefixed keys, in any order.
+        """Positions in ``run`` of the entries in the directory slots of ``probes`` (and, if
+        ``owners``, the index of that probe for each). ``probes`` are table-prefixed keys, in
+        any order; a slot of a small run may hold neighbouring keys too, which the fragment
+        and distance checks then drop.
 
         Each probe reads its directory slot's [start, end) range; the ranges are concatenated
-        with cumulative sums (cheaper than ``np.repeat`` for ranges of 1-2 entries) and the
-        entries whose key differs from their probe's are dropped.
+        with cumulative sums (cheaper than ``np.repeat`` for ranges of 1-2 entries).
         """
         table = (probes >> self._key_shift).astype(np.intp)
         slots = ((probes & self._key_mask) >> run.table_shift[table]).astype(np.intp)
@@ -396,47 +497,28 @@ class FingerprintTables:
         starts = ends[used] - counts[used]
         positions = _spread(starts, lows[used] - starts, total)
         positions += np.arange(total, dtype=np.int64)
-        wanted = _spread(starts, probes[used], total)
-        same = np.flatnonzero(run.keys[positions] == wanted.astype(run.keys.dtype))
         if not owners:
-            return positions[same], None
-        return positions[same], _spread(starts, used, total)[same]
+            return positions, None
+        return positions, _spread(starts, used, total)
 
     def _query_probes(self, fingerprint: int) -> np.ndarray:
         """:meth:`_probe_values` of one fingerprint, its table keys computed in Python (numpy
         costs a microsecond per call even on one row)."""
         return self._probes_of_keys(np.array(self.layout.keys(fingerprint), dtype=np.uint64))
 
-    def _query_candidates(self, run: _Run, probes: np.ndarray) -> np.ndarray:
-        """:meth:`_run_candidates` for the probes of a single query: compiled where built (one
-        loop instead of some twenty numpy calls of ~1,200 elements)."""
-        if _compiled_run_candidates is None:
-            return self._run_candidates(run, probes)[0]
-        return _compiled_run_candidates(
-            run.keys, run.directory, run.table_base, run.table_shift, probes,
-            int(self._key_mask), int(self._key_shift),
-        )
-
-    def _runs_with_candidates(self, fingerprint: int) -> Iterator[tuple[_Run, np.ndarray]]:
-        """(run, positions of one query's candidates in it) for each sealed run that has some
-        (probing layouts)."""
-        runs = [run for run in self._levels if run is not None]
-        if not runs:
-            return
-        probes = self._query_probes(fingerprint)
-        for run in runs:
-            positions = self._query_candidates(run, probes)
-            if positions.size:
-                yield run, positions
-
     def _probing_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """:meth:`search` for layouts with a probe radius: every probe of every run at once."""
-        if _compiled_near_rows is not None:
+        if _compiled_probe_run is not None:
             return self._compiled_search(fingerprint, max_distance)
         query = split_words([fingerprint], self._words)[0]
         rows_found, distances_found = [], []
-        for run, positions in self._runs_with_candidates(fingerprint):
-            rows = run.rows[positions]
+        runs = [run for run in self._levels if run is not None]
+        probes = self._query_probes(fingerprint) if runs else None
+        for run in runs:
+            positions = self._run_candidates(run, probes)[0]
+            wanted = query[self._fragment_word[self._entry_tables(run, positions)]]
+            passed = popcount(run.fragments[positions] ^ wanted) <= max_distance
+            rows = run.rows[positions[passed]]
             distance = self._distances(rows, query)
             near = distance <= max_distance
             rows_found.append(rows[near])
@@ -454,21 +536,48 @@ class FingerprintTables:
         }
         return sorted((dist, row) for row, dist in found.items())
 
+    def _entry_tables(self, run: _Run, positions: np.ndarray) -> np.ndarray:
+        """The table of each entry at ``positions`` in ``run`` (tables are contiguous)."""
+        starts = run.directory[run.table_base].astype(np.int64)
+        return np.searchsorted(starts, positions, side="right") - 1
+
     def _compiled_search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
-        """:meth:`_probing_search` with the compiled distance loops (the runs' few candidates,
-        then the insert buffer's rows): a few microseconds where numpy's calls on such small
-        arrays cost ~45 us of the crawl's thread a page."""
-        query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
-        data = self._fps.data
+        """:meth:`_probing_search` in the compiled loops: per run, all probes pipelined with
+        prefetches (see ``_probe.probe_run``), then the insert buffer's rows."""
         found: dict[int, int] = {}
-        for run, positions in self._runs_with_candidates(fingerprint):
-            for dist, row in _compiled_near_listed(data, run.rows, positions, query, max_distance):
-                found[row] = dist
+        query = [(fingerprint >> (64 * w)) & MASK64 for w in range(self._words)]
+        if self._sealed:
+            keys = np.array([self.layout.keys(fingerprint)], dtype=np.uint64)
+            self._compiled_probe(keys, np.array([query], dtype=np.uint64), max_distance, [found])
         for dist, row in _compiled_near_rows(
-            data, self._sealed, self._fps.size, query, max_distance
+            self._fps.data, self._sealed, self._fps.size, query, max_distance
         ):
             found[row] = dist
         return sorted((dist, row) for row, dist in found.items())
+
+    def _compiled_search_many(
+        self, words: np.ndarray, max_distance: int
+    ) -> list[list[tuple[int, int]]]:
+        """:meth:`search_many` of sealed rows in the compiled loop: the probes of a chunk of
+        queries form one pipelined stream per run."""
+        results: list[list[tuple[int, int]]] = []
+        for start in range(0, words.shape[0], _QUERY_CHUNK):
+            chunk = np.ascontiguousarray(words[start : start + _QUERY_CHUNK], dtype=np.uint64)
+            found: list[dict[int, int]] = [{} for _ in range(chunk.shape[0])]
+            self._compiled_probe(self.layout.keys_array(chunk), chunk, max_distance, found)
+            results.extend(sorted((dist, row) for row, dist in hits.items()) for hits in found)
+        return results
+
+    def _compiled_probe(
+        self, keys: np.ndarray, words: np.ndarray, max_distance: int, found: list[dict[int, int]]
+    ) -> None:
+        for run in self._levels:
+            if run is not None:
+                _compiled_probe_run(
+                    run.rows, run.fragments, run.directory, run.table_base, run.table_shift,
+                    self._fragment_word, keys, self._probe_tables, self._probe_masks,
+                    self._fps.data, words, max_distance, found,
+                )
 
     def search(self, fingerprint: int, max_distance: int) -> list[tuple[int, int]]:
         """(distance, row) of every fingerprint within ``max_distance``, sorted (removed rows
@@ -544,6 +653,8 @@ class FingerprintTables:
         """:meth:`search_many`, removed rows included."""
         self.seal()
         results: list[list[tuple[int, int]]] = []
+        if self._probing and not self._batches_in_numpy():
+            return self._compiled_search_many(words, max_distance)
         if self._probing:
             step = max(1, _PROBE_CHUNK // self.layout.probe_count)
             for start in range(0, words.shape[0], step):
@@ -553,6 +664,12 @@ class FingerprintTables:
         for start in range(0, words.shape[0], _QUERY_CHUNK):
             results.extend(self._search_chunk(words[start : start + _QUERY_CHUNK], max_distance))
         return results
+
+    def _batches_in_numpy(self) -> bool:
+        """True when a batch of probing queries is faster in numpy (see _NUMPY_BATCH_MAX_SHARE)."""
+        if _compiled_probe_run is None:
+            return True
+        return self._sealed <= _NUMPY_BATCH_MAX_SHARE * (1 << self.layout.min_key_bits)
 
     def _probing_chunk(self, words: np.ndarray, max_distance: int) -> list[list[tuple[int, int]]]:
         """A batch of queries through the directories: all their probes in one numpy pass.
@@ -578,8 +695,11 @@ class FingerprintTables:
             positions, owner = self._run_candidates(run, probes, owners=True)
             if not positions.size:
                 continue
-            rows = run.rows[positions]
             query = probe_query[owner]
+            table = (probes[owner] >> self._key_shift).astype(np.intp)
+            wanted = words[query, self._fragment_word[table]]
+            passed = np.flatnonzero(popcount(run.fragments[positions] ^ wanted) <= max_distance)
+            rows, query = run.rows[positions[passed]], query[passed]
             data = self._fps.data
             distance = popcount(data[rows, 0] ^ words[query, 0])
             for w in range(1, self._words):
@@ -628,7 +748,8 @@ class FingerprintTables:
         """Bytes held by the fingerprint array (allocated capacity), all runs and, once a
         batched query has built it, the occupancy bitmap."""
         runs = sum(
-            r.keys.nbytes + r.rows.nbytes + (0 if r.directory is None else r.directory.nbytes)
+            sum(part.nbytes for part in (r.keys, r.rows, r.directory, r.fragments)
+                if part is not None)
             for r in self._levels
             if r is not None
         )
@@ -735,6 +856,17 @@ def _set_bits(bitmap: np.ndarray, keys: np.ndarray) -> None:
         bitmap[word[firsts].astype(np.intp)] |= np.bitwise_or.reduceat(bits, firsts)
 
 
+def _fragment_words(layout: Layout) -> np.ndarray:
+    """Per table, the fingerprint word holding the fewest of its key bits (intp)."""
+    out = []
+    for table in layout.tables:
+        in_word = [0] * layout.words
+        for seg in table:
+            in_word[seg.word] += seg.width
+        out.append(in_word.index(min(in_word)))
+    return np.array(out, dtype=np.intp)
+
+
 def _offsets(table: Iterable) -> list:
     out, offset = [], 0
     for seg in table:
@@ -755,7 +887,8 @@ def _merge(older: _Run, newer: _Run) -> _Run:
     rest[positions] = False
     keys[rest] = older.keys
     rows[rest] = older.rows
-    return _Run(keys=keys, rows=rows, size=older.size + newer.size)
+    start = min(older.start, newer.start)
+    return _Run(keys=keys, rows=rows, size=older.size + newer.size, start=start)
 
 
 _EMPTY = -1  # an evidence slot never used: a lookup stops there
@@ -971,14 +1104,19 @@ class MemoryIndex(NearDuplicateIndex):
     def add_many(self, items: Iterable[tuple[str, int]]) -> None:
         self._check_open()
         iterator = iter(items)
-        while chunk := list(islice(iterator, _BATCH_CHUNK)):
-            keys = [self._key(key).encode("utf-8") for key, _ in chunk]
-            values = [self._fingerprint(fp) for _, fp in chunk]
-            lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
-            ends = np.cumsum(lengths) + len(self._key_blob)
-            self._key_blob += b"".join(keys)
-            self._key_ends.extend(ends.reshape(-1, 1))
-            self.engine.extend(split_words(values, self.layout.words))
+        added = 0
+        try:
+            while chunk := list(islice(iterator, _BATCH_CHUNK)):
+                keys = [self._key(key).encode("utf-8") for key, _ in chunk]
+                values = [self._fingerprint(fp) for _, fp in chunk]
+                lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
+                ends = np.cumsum(lengths) + len(self._key_blob)
+                self._key_blob += b"".join(keys)
+                self._key_ends.extend(ends.reshape(-1, 1))
+                self.engine.extend(split_words(values, self.layout.words), bulk=True)
+                added += len(chunk)
+        finally:  # rows stored before a bad item are sealed all the same
+            self.engine.after_bulk_load(added)
 
     def query(self, fingerprint: int, max_distance: int | None = None) -> list[Match]:
         self._check_open()

@@ -801,11 +801,14 @@ class SqliteIndex(NearDuplicateIndex):
         cursor = self._conn.execute(
             f"SELECT id, {columns} FROM {self.table} WHERE id > ? ORDER BY id", (self._max_id,)
         )
+        loaded = 0
         while rows := cursor.fetchmany(_LOAD_CHUNK):
             block = np.array(rows, dtype=np.int64)
             self._ids.extend(block[:, :1])
-            self.engine.extend(block[:, 1:].view(np.uint64))
+            self.engine.extend(block[:, 1:].view(np.uint64), bulk=True)
             self._max_id = int(block[-1, 0])
+            loaded += block.shape[0]
+        self.engine.after_bulk_load(loaded)
         self._count = self.engine.live
 
     def _load_removals(self, held: int) -> None:
@@ -883,7 +886,14 @@ class SqliteIndex(NearDuplicateIndex):
 
     def add_many(self, items: Iterable[tuple[str, int]]) -> None:
         self._check_open()
-        iterator = iter(items)
+        added = [0]
+        try:
+            self._add_chunks(iter(items), added)
+        finally:  # the cache's rows, stored in bulk, are sealed even if a chunk failed
+            if self.engine is not None:
+                self.engine.after_bulk_load(added[0])
+
+    def _add_chunks(self, iterator: Iterator[tuple[str, int]], added: list[int]) -> None:
         while True:
             room = max(1, self.commit_every - self._shared.pending)
             chunk = [
@@ -898,7 +908,9 @@ class SqliteIndex(NearDuplicateIndex):
             try:
                 if self.engine is not None:
                     self._shared.cache_touched = True
-                    self.engine.extend(split_words([fp for _, fp in chunk], self.layout.words))
+                    words = split_words([fp for _, fp in chunk], self.layout.words)
+                    self.engine.extend(words, bulk=True)
+                    added[0] += len(chunk)
                     ids = np.arange(first, first + len(chunk), dtype=np.int64).reshape(-1, 1)
                     self._ids.extend(ids)
             except BaseException:

@@ -3,13 +3,16 @@ accounting."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+from unittest import mock
 
 import numpy as np
 import pytest
 
 from scrapy_simhash.index import MemoryIndex, make_layout
 from scrapy_simhash.index import memory as memory_module
+from scrapy_simhash.index.layout import Layout, Segment
 from scrapy_simhash.index.memory import EvidenceStore, FingerprintTables, popcount, split_words
 
 
@@ -82,13 +85,16 @@ def test_probing_runs_carry_a_directory_and_answer_like_a_scan():
     assert index.engine.run_count == 1 and index.query_many(queries) == single
 
 
-def test_the_default_128_bit_layout_stays_under_100_bytes_per_fingerprint():
+def test_the_default_128_bit_layout_stays_under_112_bytes_per_fingerprint():
     index = MemoryIndex(bits=128, max_distance=16)
     words = np.random.default_rng(5).integers(0, 2**64, (200_000, 2), dtype=np.uint64)
     index.engine.extend(words)
     index.compact()
     assert index.layout.table_count == 6
-    assert index.nbytes() / 200_000 < 100
+    # 16 B fingerprint + 6 tables x (4 B row + 8 B fragment + at most 4 B of directory)
+    assert index.nbytes() / 200_000 < 112
+    (run,) = [run for run in index.engine._levels if run is not None]
+    assert run.keys is None and run.fragments.nbytes == 6 * 8 * 200_000
     fp = int(words[7, 0]) | int(words[7, 1]) << 64
     assert index.engine.candidate_count(fp) >= 6  # itself, once per table
     assert index.engine.search(fp ^ 0b111, 16)[0] == (3, 7)
@@ -180,3 +186,71 @@ def test_evidence_costs_its_bytes_plus_under_60_bytes_a_key():
     extra = index.nbytes(include_evidence=True) - index.nbytes()
     assert raw < extra < raw + 60 * pages
     assert index.get_evidence(["https://www.example.com/section/page-000123"]) == [bytes(72)]
+
+
+def _short_keys_layout() -> Layout:
+    """The default (128, 16) layout with every key cut to its block's first 10 bits: still
+    exact (a neighbour within r bits on a block is within r on part of it), and a few thousand
+    rows give the directory one slot per key, as 10M rows do for the 21-22-bit keys."""
+    layout = make_layout(128, 16)
+    tables = tuple((Segment(table[0].start, 10),) for table in layout.tables)
+    return Layout(bits=128, max_distance=16, tables=tables, design="mih(6)", radii=layout.radii)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_full_resolution_directories_and_crowded_slots_answer_like_brute_force(compiled):
+    rng = random.Random(31)
+    engine = FingerprintTables(_short_keys_layout(), buffer_size=200, fanout=4)
+    stored = [rng.getrandbits(128) for _ in range(9000)]
+    stored += [stored[n] ^ (1 << rng.randrange(128)) for n in range(0, 9000, 30)]
+    for fingerprint in stored:
+        engine.append(fingerprint)
+    widths = np.array(engine.layout.table_key_bits, dtype=np.uint64)
+    runs = [run for run in engine._levels if run is not None]
+    assert any((run.table_shift == 0).all() for run in runs)  # one slot per key
+    assert any((run.table_shift > 0).any() for run in runs)  # and coarser ones
+    assert all(run.directory.size - 1 <= (np.uint64(1) << widths).sum() for run in runs)
+    queries = [stored[rng.randrange(len(stored))] ^ (rng.getrandbits(128) & rng.getrandbits(128)
+               & rng.getrandbits(128)) for _ in range(60)]  # ~16 bits flipped: both sides
+    queries += [fp ^ 0b1011 for fp in stored[-40:]] + [rng.getrandbits(128) for _ in range(10)]
+    names = ("_compiled_probe_run", "_compiled_near_rows", "_compiled_bucket_rows")
+    with contextlib.ExitStack() as stack:
+        if not compiled:
+            for name in names:
+                stack.enter_context(mock.patch.object(memory_module, name, None))
+        single = [engine.search(query, 16) for query in queries]
+        batched = engine.search_many(split_words(queries, 2), 16)
+    brute = [sorted(((query ^ fp).bit_count(), row) for row, fp in enumerate(stored)
+                    if (query ^ fp).bit_count() <= 16) for query in queries]
+    assert single == brute and batched == brute
+    assert 40 < sum(map(bool, brute)) < len(queries)
+
+
+def test_a_bulk_load_leaves_one_run_and_later_inserts_level_as_before():
+    index = MemoryIndex(bits=128, max_distance=16, buffer_size=64, fanout=4)
+    rng = random.Random(32)
+    first = [rng.getrandbits(128) for _ in range(5000)]
+    index.add_many((str(n), fp) for n, fp in enumerate(first))
+    assert index.engine.run_count == 1 and index.engine.buffered == 0
+    for n in range(5000, 5300):
+        index.add(str(n), rng.getrandbits(128))
+    assert index.engine.run_count >= 2  # small inserts go through the levels
+    starts = sorted((run.start, run.size) for run in index.engine._levels if run is not None)
+    assert [start for start, _ in starts] == [0, *np.cumsum([size for _, size in starts[:-1]])]
+    assert [m.key for m in index.query(first[77] ^ 0b111)] == ["77"]
+
+
+def test_a_bulk_load_cut_short_by_a_bad_item_seals_the_rows_before_it(monkeypatch):
+    monkeypatch.setattr(memory_module, "_BATCH_CHUNK", 1000)  # the bad item's chunk is lost
+    index = MemoryIndex(bits=128, max_distance=16, buffer_size=64)
+    rng = random.Random(33)
+    good = [rng.getrandbits(128) for _ in range(3000)]
+
+    def items():
+        yield from ((str(n), fp) for n, fp in enumerate(good))
+        yield "bad", 1 << 200  # wider than 128 bits
+
+    with pytest.raises(ValueError):
+        index.add_many(items())
+    assert len(index) == 3000 and index.engine.buffered == 0 and index.engine.run_count == 1
+    assert [m.key for m in index.query(good[1234] ^ 0b101)] == ["1234"]

@@ -109,3 +109,12 @@ def test_word_probes_are_exactly_the_occupied_probe_keys():
         found, owner = memory._WordProbes(layout).occupied(keys, bitmap)
         assert sorted(zip(owner.tolist(), found.tolist(), strict=True)) == expected
         assert len(expected) > 40
+
+
+def test_batches_past_the_bitmap_size_go_through_the_compiled_loop_alike(monkeypatch):
+    """With the share at 0 every batch takes the compiled path (numpy without the module)."""
+    monkeypatch.setattr(memory, "_NUMPY_BATCH_MAX_SHARE", 0.0)
+    engine = FingerprintTables(make_layout(128, 16), buffer_size=64, fanout=3)
+    got, expected = interleaved_answers(engine, random.Random(25))
+    assert got == expected and sum(map(len, expected)) > 200
+    assert engine._occupied is None  # the bitmap was never needed

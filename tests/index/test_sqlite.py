@@ -720,3 +720,24 @@ def test_a_namespace_differing_from_a_stored_one_only_in_case_is_refused(db_uri)
         open_index(db_uri, namespace="PAGES")
     with open_index(db_uri, namespace="pages") as index:  # the stored one still opens
         assert len(index) == 1
+
+
+def test_a_bulk_load_leaves_the_cache_one_run_on_write_and_on_reopen(tmp_path, monkeypatch):
+    """add_many and the load at open seal their rows once (not block by block into levels),
+    and the answers are the brute-force ones."""
+    monkeypatch.setattr(sqlite_module, "_LOAD_CHUNK", 700)  # the load reads several blocks
+    path = tmp_path / "bulk.db"
+    rng = random.Random(41)
+    stored = [rng.getrandbits(128) for _ in range(6000)]
+    index = SqliteIndex(str(path), commit_every=1000, buffer_size=64)
+    index.add_many((f"k{n}", fp) for n, fp in enumerate(stored))
+    assert index.engine.run_count == 1 and index.engine.buffered == 0
+    index.close()
+    reopened = SqliteIndex(str(path), buffer_size=64)
+    assert reopened.engine.run_count == 1 and len(reopened) == 6000
+    queries = [stored[n] ^ (1 << (n % 128)) ^ (1 << ((n * 7) % 128)) for n in range(0, 6000, 150)]
+    for query in queries:
+        expected = sorted((f"k{n}", (query ^ fp).bit_count()) for n, fp in enumerate(stored)
+                          if (query ^ fp).bit_count() <= 16)
+        assert sorted((m.key, m.distance) for m in reopened.query(query)) == expected
+    reopened.close()
