@@ -57,6 +57,16 @@ _LEGAL_MARKERS = (
 )
 _LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
+# Calls to sign up ("Never miss the latest news by signing up to our newsletter today!",
+# "Subscribe now for the full story"): boxes dropped into the article's flow, not its text.
+_CALL_TO_ACTION_RE = re.compile(
+    r"newsletter|\bsign(?:ing)? (?:me )?up\b|\bsubscribe (?:to|now|for|here)\b|"
+    r"\bplease subscribe\b|"
+    r"订阅(?:我们|本|号)|关注(?:我们|公众号|微信)|扫码关注|扫描二维码",
+    re.IGNORECASE,
+)
+_CALL_TO_ACTION_MARKERS = ("ewsletter", "EWSLETTER", "ign", "IGN", "ubscribe", "UBSCRIBE")
+_CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "扫")
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
 _BYLINE_START_RE = re.compile(
@@ -119,6 +129,9 @@ WRAPPED_PARAGRAPHS_MIN = 2
 # Inside the article, the linked cells of a table are data; linked headings are teasers.
 TABLE_LINKS_KEPT = True
 LINKED_HEADINGS_DROPPED = True
+# Short lines that call readers to sign up (a newsletter, a subscription): page furniture.
+CALLS_TO_ACTION_DROPPED = True
+CALL_TO_ACTION_MAX_UNITS = 25
 # Short lines that end with a colon, outside tables: labels of page furniture.
 LABELS_DROPPED = True
 LABEL_MAX_UNITS = 3
@@ -212,6 +225,15 @@ def _is_legal(text: str) -> bool:
     return False
 
 
+def _is_call_to_action(text: str) -> bool:
+    """A line that asks the reader to sign up or subscribe (see _CALL_TO_ACTION_RE)."""
+    markers = _CALL_TO_ACTION_MARKERS if text.isascii() else _CALL_TO_ACTION_MARKERS_WIDE
+    for marker in markers:
+        if marker in text:
+            return _CALL_TO_ACTION_RE.search(text) is not None
+    return False
+
+
 def in_tables(page: Segmented, within: int = -1) -> list[bool]:
     """For each node: whether it is a table or inside one (only tables inside node ``within``
     when it is given: a layout table around it is not its data)."""
@@ -250,6 +272,14 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     for index, (text, units, link_chars, owner) in enumerate(
         zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
+        if (
+            CALLS_TO_ACTION_DROPPED
+            and units <= CALL_TO_ACTION_MAX_UNITS
+            and _is_call_to_action(text)
+        ):
+            append(-1.0)  # headings too: "Sign up for our newsletter", "Subscribe now"
+            drop(index)
+            continue
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
             continue

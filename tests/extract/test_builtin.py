@@ -704,3 +704,28 @@ def test_label_lines_inside_the_article_are_left_out():
     text = extract_main_text(html, include_title=False)
     assert "Author:" not in text and "Publish date:" not in text
     assert intro in text and "Cost:" in text
+
+
+def test_calls_to_sign_up_inside_the_article_are_left_out():
+    """A newsletter box in the article's flow is furniture; a sentence of the article that
+    reports on people signing up, or a long paragraph naming a newsletter, is not."""
+    report = (
+        "More than two thousand swimmers signed up for the opening week, the council said, "
+        "and the list for the summer season is already full."
+    )
+    html = (
+        f"<html><body><article>{_article(PARAGRAPHS[:2])}"
+        "<h3>Never miss the latest news by signing up to our newsletter today!</h3>"
+        "<p>Subscribe now to our weekly edition for the full story.</p>"
+        f"<p>{report}</p>{_article(PARAGRAPHS[2:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "newsletter" not in text and "Subscribe now" not in text
+    assert report in text and all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+def test_a_call_to_action_is_a_short_line_that_asks_to_sign_up():
+    assert builtin._is_call_to_action("Sign up for our newsletter")
+    assert builtin._is_call_to_action("订阅我们的每日简报")
+    assert not builtin._is_call_to_action("Signals from the harbour were clear.")
+    assert not builtin._is_call_to_action("Investors subscribed for the shares.")
