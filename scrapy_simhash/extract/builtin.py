@@ -57,15 +57,20 @@ _LEGAL_MARKERS = (
 )
 _LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
-# Calls to sign up ("Never miss the latest news by signing up to our newsletter today!",
-# "Subscribe now for the full story"): boxes dropped into the article's flow, not its text.
+# Calls to sign up, follow or install ("Never miss the latest news by signing up to our
+# newsletter today!", "Subscribe now for the full story", "Follow us on Twitter"): boxes
+# dropped into the article's flow, not its text.
 _CALL_TO_ACTION_RE = re.compile(
     r"newsletter|\bsign(?:ing)? (?:me )?up\b|\bsubscribe (?:to|now|for|here)\b|"
-    r"\bplease subscribe\b|"
+    r"\bplease subscribe\b|\bfollow (?:us|the [\w ]{1,40}?) on (?:twitter|facebook|instagram)\b|"
+    r"\bdownload (?:the|our) [\w ]{0,30}?\bapps?\b|"
     r"订阅(?:我们|本|号)|关注(?:我们|公众号|微信)|扫码关注|扫描二维码",
     re.IGNORECASE,
 )
-_CALL_TO_ACTION_MARKERS = ("ewsletter", "EWSLETTER", "ign", "IGN", "ubscribe", "UBSCRIBE")
+_CALL_TO_ACTION_MARKERS = (
+    "ewsletter", "EWSLETTER", "ign", "IGN", "ubscribe", "UBSCRIBE", "ollow", "OLLOW", "ownload",
+    "OWNLOAD",
+)
 _CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "扫")
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
