@@ -63,13 +63,14 @@ LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright
 _CALL_TO_ACTION_RE = re.compile(
     r"newsletter|\bsign(?:ing)? (?:me )?up\b|\bsubscribe (?:to|now|for|here)\b|"
     r"\bplease subscribe\b|\bfollow (?:us|the [\w ]{1,40}?) on (?:twitter|facebook|instagram)\b|"
-    r"\bdownload (?:the|our) [\w ]{0,30}?\bapps?\b|"
+    r"\bdownload (?:the|our) [\w ]{0,30}?\bapps?\b|\bto your (?:phone|inbox)\b|"
+    r"\bsubmit (?:a|your) letter\b|"
     r"订阅(?:我们|本|号)|关注(?:我们|公众号|微信)|扫码关注|扫描二维码",
     re.IGNORECASE,
 )
 _CALL_TO_ACTION_MARKERS = (
     "ewsletter", "EWSLETTER", "ign", "IGN", "ubscribe", "UBSCRIBE", "ollow", "OLLOW", "ownload",
-    "OWNLOAD",
+    "OWNLOAD", "your", "YOUR", "ubmit", "UBMIT",
 )
 _CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "扫")
 _ELLIPSES = ("...", "…", "[…]", "[...]")

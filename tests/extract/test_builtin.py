@@ -729,6 +729,8 @@ def test_a_call_to_action_is_a_short_line_that_asks_to_sign_up():
     assert builtin._is_call_to_action("订阅我们的每日简报")
     assert builtin._is_call_to_action("Follow The Harbour Gazette on Twitter and Facebook.")
     assert builtin._is_call_to_action("Download the Gazette app for iOS and Android.")
+    assert builtin._is_call_to_action("Get the latest news straight to your phone.")
+    assert builtin._is_call_to_action("Submit a letter to the editor.")
     assert not builtin._is_call_to_action("Follow him on Twitter.")  # an author's line
     assert not builtin._is_call_to_action("Signals from the harbour were clear.")
     assert not builtin._is_call_to_action("Investors subscribed for the shares.")
