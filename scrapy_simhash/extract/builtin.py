@@ -7,23 +7,26 @@ link lists, labels, bylines and datelines, teasers cut off with "...", legal lin
 chrome score below zero. The main content is the run of consecutive children (text blocks and
 whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
 sums (no second walk over the tree). Inside it, link lists (linked teaser headings too), hinted
-chrome, page furniture (bylines, datelines, legal lines, "Author:" labels) and a heading that
-repeats the headline are left out; a table's linked cells stay (an infobox's values). Three or
-more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
-stories") and count as chrome, unless a sibling of theirs is an article (a thread's opening
-post beside its short replies). Short unlinked table cells (a year, a figure) are data, not
-labels: they score zero, so a long table between two sections does not split an article.
+chrome, page furniture (bylines, datelines, legal lines, "Author:" labels, calls to sign up or
+subscribe) and a heading that repeats the headline are left out; a table's linked cells stay (an
+infobox's values). Three or more sibling cards of one class, each a heading and a line of text,
+are a teaser grid ("more stories") and count as chrome, unless a sibling of theirs is an article
+(a thread's opening post beside its short replies). Short unlinked table cells (a year, a
+figure) are data, not labels: they score zero, so a long table between two sections does not
+split an article.
 
-The run is then carried on where Kadane's sum stops short of the article: over up to four
-inline blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind,
-also when the rest is wrapped apart or in a sibling wrapper named alike; over any number of
-tables and lists into a reference page's next headed sections; back over the article's lead (a
-subtitle, a standfirst). When the run is a list of three or more sibling posts of one kind,
-each with its own text and dated line, the dated lines tell a blog's front page (one author:
-only the newest post is kept) from a thread (several, or no name: kept whole). A page without
-prose (a product page, a form) falls back to its plain text minus link lists and chrome, and a
-page whose every block was filtered out to all its text, hidden text last: a page that shows
-text never gives an empty one. The text is given in Unicode's composed form (NFC).
+The run is then carried on where Kadane's sum stops short of the article: over up to four inline
+blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind, also
+when the rest is wrapped apart or in a sibling wrapper named alike (or, both unnamed, holding
+such paragraphs; wrappers of one name weigh their text together against a chrome hint in their
+name); over any number of tables and lists into a reference page's next headed sections; back
+over the article's lead (a subtitle, a standfirst). When the run is a list of three or more
+sibling posts of one kind, each with its own text and dated line, the dated lines tell a blog's
+front page (one author: only the newest post is kept) from a thread (several, or no name: kept
+whole). A page without prose (a product page, a form) falls back to its plain text minus link
+lists and chrome, and a page whose every block was filtered out to all its text, hidden text
+last: a page that shows text never gives an empty one. The text is given in Unicode's composed
+form (NFC).
 """
 
 from __future__ import annotations
@@ -120,6 +123,9 @@ BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
+# A chrome-named wrapper that holds most of the page's text is the article's; so are sibling
+# wrappers of one tag and class that hold it together (a body cut in two by a box).
+WRAPPERS_WEIGHED_TOGETHER = True
 # A list of dated posts whose dated lines name different people (or none) is a thread
 # (replies to one opening post): kept whole. One name throughout is a blog's front page: its
 # newest post.
@@ -129,6 +135,12 @@ THREAD_REPLIES_MIN_SHARE = 0.25
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag with a class word in common
 # (an article body cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
+# ... and into siblings of the same tag that no class names, when they hold paragraphs of the
+# run's kind (WRAPPED_PARAGRAPHS_MIN or more): a body in two bare cells or divisions.
+UNNAMED_WRAPPERS_BRIDGED = True
+# A sibling wrapper named like the run's continues it on the strength of its paragraphs alone
+# (BRIDGE_MIN_SCORE of them), not less what else it holds (a gallery before them).
+NAMED_WRAPPER_TEXT_MASS = True
 # A wrapper after an interruption continues the run when it holds this many paragraphs of
 # the run's kind (one alone is more often a box beside the article: the author's bio).
 WRAPPED_PARAGRAPHS_MIN = 2
@@ -361,6 +373,25 @@ def node_hints(
     def mass(node: int) -> float:
         return positive_prefix[ends[node]] - positive_prefix[starts[node]]
 
+    tags, classes = page.node_tag, page.node_class
+    kin_masses: dict[int, dict[tuple[str, str], float]] = {}  # parent -> (tag, class) -> mass
+
+    def kin_mass(node: int) -> float:
+        """The text of ``node`` and of its siblings of the same tag and class: an article
+        body cut in two wrappers ("article-body pagination-first") by a box is one body."""
+        parent = parents[node]
+        if not WRAPPERS_WEIGHED_TOGETHER or parent < 0:
+            return mass(node)
+        kin = kin_masses.get(parent)
+        if kin is None:
+            kin = kin_masses[parent] = {}
+            child, last = parent + 1, lasts[parent]
+            while child < last:
+                key = (tags[child], classes[child])
+                kin[key] = kin.get(key, 0.0) + mass(child)
+                child = lasts[child]
+        return kin[(tags[node], classes[node])]
+
     own_hints = page.node_own_hint
     teasers = teaser_cards(page, positive_prefix)
     if teasers_out is not None:
@@ -381,7 +412,7 @@ def node_hints(
             hint = NEGATIVE
         elif own == POSITIVE:
             hint = POSITIVE
-        elif (own == CHROME and strong_chrome) or mass(index) <= limit:
+        elif (own == CHROME and strong_chrome) or kin_mass(index) <= limit:
             hint = NEGATIVE
         else:
             continue
@@ -573,6 +604,9 @@ def bridge_run(
         # the paragraphs' own tags, for a half of the article not wrapped like the other
         inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
 
+    def held(a: int, b: int, paragraph_tags: set[str]) -> int:
+        return sum(scores[i] > 0 and tags[owners[i]] in paragraph_tags for i in range(a, b))
+
     def fits(index: int) -> bool:
         a, b, tag, node = items[index]
         if by_class:
@@ -581,22 +615,34 @@ def bridge_run(
                 and (
                     not words.isdisjoint(classes[node].split())
                     or (positive and own_hints[node] == POSITIVE)
+                    # wrappers named by neither ("<td>", "<div>"): paragraphs of a kind inside
+                    or (
+                        UNNAMED_WRAPPERS_BRIDGED
+                        and not words
+                        and not classes[node]
+                        and held(a, b, inner) >= WRAPPED_PARAGRAPHS_MIN
+                    )
                 )
             )
         if tag in kinds:
             return True
         # a wrapper of paragraphs of the run's kind ("body-rest" after an inline block)
-        held = sum(scores[i] > 0 and tags[owners[i]] in kinds for i in range(a, b))
-        return held >= WRAPPED_PARAGRAPHS_MIN
+        return held(a, b, kinds) >= WRAPPED_PARAGRAPHS_MIN
 
     gaps: list[tuple[int, int]] = []
+
+    def text_mass(index: int) -> float:
+        a, b = items[index][0], items[index][1]
+        return sum(score for score in scores[a:b] if score > 0)
 
     def continuation(index: int, step: int) -> tuple[int, float]:
         """From ``index``, the farthest item of a stretch of positive items of the run's
         kinds (stepping by ``step``) and its total."""
         total, reach = 0.0, -1
         while 0 <= index < len(items) and values[index] > 0 and fits(index):
-            total += values[index]
+            # a wrapper named like the run's is weighed by its paragraphs alone: a gallery or
+            # a box inside it is left out of the text anyway
+            total += text_mass(index) if by_class and NAMED_WRAPPER_TEXT_MASS else values[index]
             reach = index
             index += step
         return reach, total

@@ -734,3 +734,59 @@ def test_a_call_to_action_is_a_short_line_that_asks_to_sign_up():
     assert not builtin._is_call_to_action("Follow him on Twitter.")  # an author's line
     assert not builtin._is_call_to_action("Signals from the harbour were clear.")
     assert not builtin._is_call_to_action("Investors subscribed for the shares.")
+
+
+def _side_text(count: int) -> str:
+    """A sidebar of prose (``count`` paragraphs) beside the article: text the article's
+    wrappers do not hold."""
+    return f"<div class='widget-area'>{_article(_sentences(count, offset=50))}</div>"
+
+
+def test_an_article_body_in_two_chrome_named_wrappers_is_weighed_whole(monkeypatch):
+    """Two wrappers of one class with a chrome word in it ("pagination"), cut by an ad: each
+    holds under half of the page's text, together more, so neither is chrome."""
+    texts = _sentences(6)
+    html = (
+        "<html><body><main><h1>Harbour baths</h1>"
+        f"<div class='article-body pagination-first'>{_article(texts[:3])}</div>"
+        "<div class='ad-slot'>Advertisement</div>"
+        f"<div class='article-body pagination-first'>{_article(texts[3:])}</div></main>"
+        f"{_side_text(4)}</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    monkeypatch.setattr(builtin, "WRAPPERS_WEIGHED_TOGETHER", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_an_article_body_in_two_bare_cells_keeps_both(monkeypatch):
+    """A layout table: the body in two cells no class names, a box of links between them."""
+    texts = _sentences(5)
+    html = (
+        "<html><body><table><tr>"
+        f"<td>{_article(texts[:2])}</td><td>{_RELATED_BOX}</td><td>{_article(texts[2:])}</td>"
+        f"</tr></table><div class='footer-links'><ul>{_links(10)}</ul></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Another story" not in text
+    monkeypatch.setattr(builtin, "UNNAMED_WRAPPERS_BRIDGED", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+def test_a_wrapper_named_like_the_body_is_weighed_by_its_paragraphs(monkeypatch):
+    """The first wrapper opens with a gallery's long caption (chrome) before its one
+    paragraph: its paragraphs, not its total, say it is the article's first half."""
+    texts = _sentences(4)
+    captions = f"<div class='caption'>{_sentences(1, offset=20)[0]}</div>"
+    html = (
+        "<html><body><main><h1>Harbour baths</h1>"
+        f"<div class='article-body'><div class='gallery'>{captions}</div>"
+        f"{_article(texts[:1])}</div>{_RELATED_BOX}"
+        f"<div class='article-body'>{_article(texts[1:])}</div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert _sentences(1, offset=20)[0] not in text
+    monkeypatch.setattr(builtin, "NAMED_WRAPPER_TEXT_MASS", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
