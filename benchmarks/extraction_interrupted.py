@@ -1,18 +1,19 @@
 """Main-text extraction on real articles interrupted mid-way: token F1 with a box inserted.
 
-The development pages hold few articles cut in two by an inline box, so the rules that carry
-the article over one (``builtin.BRIDGE_MAX_ITEMS``, ``builtin.BRIDGE_UP_LEVELS``) move none of
-them. Here each full-text ground-truth page of ../shared/corpora (those benchmarks/extraction.py
+The development pages hold few articles cut in two by an inline box, so the rules that carry the
+article over one (``builtin.BRIDGE_MAX_ITEMS``, ``builtin.BRIDGE_UP_LEVELS``) move none of them.
+Here each full-text ground-truth page of ../shared/corpora (those benchmarks/extraction.py
 scores) gets a box inserted after the middle one of its article paragraphs (the ``<p>`` whose
 text is in the ground truth, four or more of them): an advertisement, a box of related links
-(hinted, and bare), a figure with a long caption, an embedded post, a newsletter signup. With
-``split``, the paragraphs after the box also move into a sibling wrapper of the same tag and
-class (an article body in two wrappers). The ground truth does not change: an extractor that
-stops at the box loses recall, one that keeps the box loses a little precision.
+(hinted, and bare), a list of 40 links (a reference page's works), a figure with a long caption,
+an embedded post, a newsletter signup. With ``split``, the paragraphs after the box also move
+into a sibling wrapper of the same tag and class (an article body in two wrappers). The ground
+truth does not change: an extractor that stops at the box loses recall, one that keeps the box
+loses a little precision.
 
 Every page is scored as served (serialised the same way, "none") and with each box; columns are
-ours, ours without the continuity rules, and the peers. "cut" counts pages whose recall falls
-by more than 0.2 from the unbroken page: articles lost after the box.
+ours, ours without the continuity rules, and the peers. "cut" counts pages whose recall falls by
+more than 0.2 from the unbroken page: articles lost after the box.
 
     .venv/bin/python benchmarks/extraction_interrupted.py [--no-peers] [--split]
 """
@@ -48,6 +49,9 @@ BOXES: dict[str, str] = {
     ),
     "related links": f"<div class='related-stories'><h3>Related</h3><ul>{_LINKS}</ul></div>",
     "bare links": f"<div><h3>Read more</h3><ul>{_LINKS}</ul></div>",
+    "long link list": "<ul>" + "".join(
+        f"<li><a href='/works/{n}'>Work number {n} of the catalogue</a></li>" for n in range(40)
+    ) + "</ul>",
     "figure": (
         "<figure><img src='photo.jpg'><figcaption>Swimmers wait at the gate of the harbour "
         "baths on the first warm morning of the year, before the doors open at eight. "
@@ -71,6 +75,7 @@ CONTINUITY_OFF = {
     "WRAPPERS_WEIGHED_TOGETHER": False,
     "UNNAMED_WRAPPERS_BRIDGED": False,
     "NAMED_WRAPPER_TEXT_MASS": False,
+    "MIXED_WRAPPERS_BRIDGED": False,
 }
 
 

@@ -19,14 +19,14 @@ The run is then carried on where Kadane's sum stops short of the article: over u
 blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind, also
 when the rest is wrapped apart or in a sibling wrapper named alike (or, both unnamed, holding
 such paragraphs; wrappers of one name weigh their text together against a chrome hint in their
-name); over any number of tables and lists into a reference page's next headed sections; back
-over the article's lead (a subtitle, a standfirst). When the run is a list of three or more
-sibling posts of one kind, each with its own text and dated line, the dated lines tell a blog's
-front page (one author: only the newest post is kept) from a thread (several, or no name: kept
-whole). A page without prose (a product page, a form) falls back to its plain text minus link
-lists and chrome, and a page whose every block was filtered out to all its text, hidden text
-last: a page that shows text never gives an empty one. The text is given in Unicode's composed
-form (NFC).
+name), also into a wrapper whose paragraphs a long list of links between them outweighs; over
+any number of tables and lists into a reference page's next headed sections; back over the
+article's lead (a subtitle, a standfirst). When the run is a list of three or more sibling posts
+of one kind, each with its own text and dated line, the dated lines tell a blog's front page
+(one author: only the newest post is kept) from a thread (several, or no name: kept whole). A
+page without prose (a product page, a form) falls back to its plain text minus link lists and
+chrome, and a page whose every block was filtered out to all its text, hidden text last: a page
+that shows text never gives an empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
@@ -141,6 +141,9 @@ UNNAMED_WRAPPERS_BRIDGED = True
 # A sibling wrapper named like the run's continues it on the strength of its paragraphs alone
 # (BRIDGE_MIN_SCORE of them), not less what else it holds (a gallery before them).
 NAMED_WRAPPER_TEXT_MASS = True
+# A wrapper of paragraphs of the run's kind continues it even when a long list of links between
+# them outweighs them (a section of an article with its list of works).
+MIXED_WRAPPERS_BRIDGED = True
 # A wrapper after an interruption continues the run when it holds this many paragraphs of
 # the run's kind (one alone is more often a box beside the article: the author's bio).
 WRAPPED_PARAGRAPHS_MIN = 2
@@ -597,12 +600,12 @@ def bridge_run(
     kinds = {items[i][2] for i in run}
     kind_nodes = [items[i][3] for i in run]
     words: set[str] = set()
-    positive, inner = False, set[str]()
+    positive = False
+    # the paragraphs' own tags, for a half of the article not wrapped like the other
+    inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
     if by_class:
         words = {word for node in kind_nodes for word in classes[node].split()}
         positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
-        # the paragraphs' own tags, for a half of the article not wrapped like the other
-        inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
 
     def held(a: int, b: int, paragraph_tags: set[str]) -> int:
         return sum(scores[i] > 0 and tags[owners[i]] in paragraph_tags for i in range(a, b))
@@ -635,14 +638,26 @@ def bridge_run(
         a, b = items[index][0], items[index][1]
         return sum(score for score in scores[a:b] if score > 0)
 
+    def mixed(index: int) -> bool:
+        """A wrapper whose paragraphs of the run's kind are outweighed by a list of links
+        between them: the article goes on in it (the list is left out as anywhere)."""
+        a, b = items[index][0], items[index][1]
+        return (
+            MIXED_WRAPPERS_BRIDGED
+            and values[index] <= 0
+            and held(a, b, inner) >= WRAPPED_PARAGRAPHS_MIN
+            and text_mass(index) >= BRIDGE_MIN_SCORE
+        )
+
     def continuation(index: int, step: int) -> tuple[int, float]:
         """From ``index``, the farthest item of a stretch of positive items of the run's
         kinds (stepping by ``step``) and its total."""
         total, reach = 0.0, -1
-        while 0 <= index < len(items) and values[index] > 0 and fits(index):
+        while 0 <= index < len(items) and (values[index] > 0 or mixed(index)) and fits(index):
             # a wrapper named like the run's is weighed by its paragraphs alone: a gallery or
             # a box inside it is left out of the text anyway
-            total += text_mass(index) if by_class and NAMED_WRAPPER_TEXT_MASS else values[index]
+            weighed = (by_class and NAMED_WRAPPER_TEXT_MASS) or values[index] <= 0
+            total += text_mass(index) if weighed else values[index]
             reach = index
             index += step
         return reach, total
@@ -654,6 +669,7 @@ def bridge_run(
             while (
                 0 <= gap < len(items)
                 and values[gap] <= 0
+                and not mixed(gap)
                 and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
             ):
                 negatives += values[gap] < 0  # headings (zero) between sections are free

@@ -790,3 +790,21 @@ def test_a_wrapper_named_like_the_body_is_weighed_by_its_paragraphs(monkeypatch)
     assert _sentences(1, offset=20)[0] not in text
     monkeypatch.setattr(builtin, "NAMED_WRAPPER_TEXT_MASS", False)
     assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+def test_a_section_whose_list_of_links_outweighs_its_paragraphs_is_kept(monkeypatch):
+    """A reference page's first section: paragraphs around a long list of linked works, the
+    list heavier than they are; the next section follows a heading. Both sections are the
+    article's, the list's links are not."""
+    texts = _sentences(5)
+    works = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+    html = (
+        "<html><body><article><h1>Island</h1>"
+        f"<section>{_article(texts[:2])}<ul>{works}</ul>{_article(texts[2:3])}</section>"
+        f"<h2>Geography</h2><section>{_article(texts[3:])}</section></article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Work 3 of" not in text
+    monkeypatch.setattr(builtin, "MIXED_WRAPPERS_BRIDGED", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
