@@ -1,15 +1,15 @@
 """Main-text extraction on real articles interrupted mid-way: token F1 with a box inserted.
 
 The development pages hold few articles cut in two by an inline box, so the rules that carry the
-article over one (``builtin.BRIDGE_MAX_ITEMS``, ``builtin.BRIDGE_UP_LEVELS``) move none of them.
-Here each full-text ground-truth page of ../shared/corpora (those benchmarks/extraction.py
-scores) gets a box inserted after the middle one of its article paragraphs (the ``<p>`` whose
-text is in the ground truth, four or more of them): an advertisement, a box of related links
-(hinted, and bare), a list of 40 links (a reference page's works), a figure with a long caption,
-an embedded post, a newsletter signup. With ``split``, the paragraphs after the box also move
-into a sibling wrapper of the same tag and class (an article body in two wrappers). The ground
-truth does not change: an extractor that stops at the box loses recall, one that keeps the box
-loses a little precision.
+article over one (those CONTINUITY_OFF turns off) move none of them. Here each full-text
+ground-truth page of ../shared/corpora (those benchmarks/extraction.py scores) gets a box
+inserted after the middle one of its article paragraphs (the ``<p>`` whose text is in the ground
+truth, four or more of them): an advertisement, a box of related links (hinted, and bare), a
+list of 40 links (a reference page's works), a figure with a long caption, an embedded post, a
+newsletter signup. With ``split``, the paragraphs after the box also move into a sibling wrapper
+of the same tag and class (an article body in two wrappers). The ground truth does not change:
+an extractor that stops at the box loses recall, one that keeps the box loses a little
+precision.
 
 Every page is scored as served (serialised the same way, "none") and with each box; columns are
 ours, ours without the continuity rules, and the peers. "cut" counts pages whose recall falls by
