@@ -19,14 +19,15 @@ The run is then carried on where Kadane's sum stops short of the article: over u
 blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind, also
 when the rest is wrapped apart or in a sibling wrapper named alike (or, both unnamed, holding
 such paragraphs; wrappers of one name weigh their text together against a chrome hint in their
-name), also into a wrapper whose paragraphs a long list of links between them outweighs; over
-any number of tables and lists into a reference page's next headed sections; back over the
-article's lead (a subtitle, a standfirst). When the run is a list of three or more sibling posts
-of one kind, each with its own text and dated line, the dated lines tell a blog's front page
-(one author: only the newest post is kept) from a thread (several, or no name: kept whole). A
-page without prose (a product page, a form) falls back to its plain text minus link lists and
-chrome, and a page whose every block was filtered out to all its text, hidden text last: a page
-that shows text never gives an empty one. The text is given in Unicode's composed form (NFC).
+name), also into a wrapper whose paragraphs a long list of links between them outweighs, and
+past a quotation or a short paragraph between two interruptions; over any number of tables and
+lists into a reference page's next headed sections; back over the article's lead (a subtitle, a
+standfirst). When the run is a list of three or more sibling posts of one kind, each with its
+own text and dated line, the dated lines tell a blog's front page (one author: only the newest
+post is kept) from a thread (several, or no name: kept whole). A page without prose (a product
+page, a form) falls back to its plain text minus link lists and chrome, and a page whose every
+block was filtered out to all its text, hidden text last: a page that shows text never gives an
+empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
@@ -144,6 +145,12 @@ NAMED_WRAPPER_TEXT_MASS = True
 # A wrapper of paragraphs of the run's kind continues it even when a long list of links between
 # them outweighs them (a section of an article with its list of works).
 MIXED_WRAPPERS_BRIDGED = True
+# A stretch of the run's paragraphs too short to continue it (under BRIDGE_MIN_SCORE) between
+# two interruptions is crossed like them when the article goes on after the second.
+SHORT_STRETCHES_CROSSED = True
+# Text of another kind between two stretches of the run's paragraphs (a quotation, a pull quote)
+# is an interruption like a box: crossed, and kept (it scores above zero).
+OTHER_KINDS_CROSSED = True
 # A wrapper after an interruption continues the run when it holds this many paragraphs of
 # the run's kind (one alone is more often a box beside the article: the author's bio).
 WRAPPED_PARAGRAPHS_MIN = 2
@@ -666,21 +673,28 @@ def bridge_run(
         edge = last if step == 1 else first
         while True:
             gap, negatives = edge + step, 0  # past the interruption
-            while (
-                0 <= gap < len(items)
-                and values[gap] <= 0
-                and not mixed(gap)
-                and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
-            ):
-                negatives += values[gap] < 0  # headings (zero) between sections are free
-                gap += step
-            if (
-                gap == edge + step
-                or negatives > BRIDGE_MAX_ITEMS
-                or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
-            ):
-                break
-            reach, total = continuation(gap, step)
+            while True:
+                start_of_gap = gap
+                while (
+                    0 <= gap < len(items)
+                    and (values[gap] <= 0 or (OTHER_KINDS_CROSSED and not fits(gap)))
+                    and not mixed(gap)
+                    and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
+                ):
+                    negatives += values[gap] != 0  # headings (zero) between sections are free
+                    gap += step
+                if (
+                    gap == start_of_gap
+                    or negatives > BRIDGE_MAX_ITEMS
+                    or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
+                ):
+                    reach, total = -1, 0.0
+                    break
+                reach, total = continuation(gap, step)
+                if reach < 0 or total >= BRIDGE_MIN_SCORE or not SHORT_STRETCHES_CROSSED:
+                    break
+                # a short paragraph between two interruptions: part of the gap, look past it
+                gap = reach + step
             if reach < 0 or total < BRIDGE_MIN_SCORE:
                 break
             low, high = sorted((edge + step, gap - step))

@@ -808,3 +808,37 @@ def test_a_section_whose_list_of_links_outweighs_its_paragraphs_is_kept(monkeypa
     assert "Work 3 of" not in text
     monkeypatch.setattr(builtin, "MIXED_WRAPPERS_BRIDGED", False)
     assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+_WORKS = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+
+
+def test_a_short_paragraph_between_two_interruptions_is_crossed(monkeypatch):
+    """After a long list of links, one short paragraph, then a box of links, then the rest of
+    the article: the short paragraph is no reason to stop."""
+    texts = _sentences(6)
+    short = "The list goes on."
+    html = (
+        f"<html><body><article>{_article(texts[:3])}<ul>{_WORKS}</ul><p>{short}</p>"
+        f"{_RELATED_BOX}{_article(texts[3:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts) and short in text
+    assert "Work 3 of" not in text and "Another story" not in text
+    monkeypatch.setattr(builtin, "SHORT_STRETCHES_CROSSED", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_a_quotation_inside_the_article_does_not_end_it(monkeypatch):
+    """A blockquote between the article's paragraphs, right after a long list of links: the
+    article goes on after the quotation, which is kept."""
+    texts = _sentences(8)
+    quote = _sentences(1, offset=30)[0]
+    html = (
+        f"<html><body><article>{_article(texts[:5])}<ul>{_WORKS}</ul>{_article(texts[5:6])}"
+        f"<blockquote>{quote}</blockquote>{_article(texts[6:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts) and quote in text
+    monkeypatch.setattr(builtin, "OTHER_KINDS_CROSSED", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
