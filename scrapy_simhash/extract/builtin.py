@@ -22,12 +22,12 @@ such paragraphs; wrappers of one name weigh their text together against a chrome
 name), also into a wrapper whose paragraphs a long list of links between them outweighs, and
 past a quotation or a short paragraph between two interruptions; over any number of tables and
 lists into a reference page's next headed sections; back over the article's lead (a subtitle, a
-standfirst). When the run is a list of three or more sibling posts of one kind, each with its
-own text and dated line, the dated lines tell a blog's front page (one author: only the newest
-post is kept) from a thread (several, or no name: kept whole). A page without prose (a product
-page, a form) falls back to its plain text minus link lists and chrome, and a page whose every
-block was filtered out to all its text, hidden text last: a page that shows text never gives an
-empty one. The text is given in Unicode's composed form (NFC).
+standfirst). When the run is (or holds a few wrappers down) a list of three or more sibling
+posts of one kind, each with its own text and dated line, the dated lines tell a blog's front
+page (one author: only the newest post is kept) from a thread (several, or no name: kept whole).
+A page without prose (a product page, a form) falls back to its plain text minus link lists and
+chrome, and a page whose every block was filtered out to all its text, hidden text last: a page
+that shows text never gives an empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
@@ -132,6 +132,9 @@ WRAPPERS_WEIGHED_TOGETHER = True
 # newest post.
 THREADS_KEPT_WHOLE = True
 THREAD_REPLIES_MIN_SHARE = 0.25
+# The posts are looked for among the run node's children, and this many wrappers down (the
+# child holding most of the run's text).
+ENTRY_LEVELS_DOWN = 6
 # A run that covers the whole of its node is carried on in the parent, over at most
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag with a class word in common
 # (an article body cut into two wrappers by an advertisement or a "related" box).
@@ -854,7 +857,8 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
 
     A blog's front page or a forum thread is a run of sibling entries of one tag and class,
     each with its own text and a dated line ("posted 2005-03-21 by ..."). ENTRY_MIN or more
-    such siblings among the run's children, with at least ENTRY_MIN_SHARE of its text, make a
+    such siblings among the run's children (or ENTRY_LEVELS_DOWN wrappers down, following the
+    child that holds most of the run's text), with at least ENTRY_MIN_SHARE of its text, make a
     list; one article has one dateline. When the dated lines, dates left out, read the same
     (one author), the page's main content is its first post; when they name different people,
     or none (THREADS_KEPT_WHOLE), it is a thread, kept whole.
@@ -862,14 +866,41 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
     if best < 0:
         return end
     starts, ends, lasts = page.node_start, page.node_end, page.node_last
+    mass = sum(score for score in scores[start:end] if score > 0)
+    node = best
+    for _ in range(1 + ENTRY_LEVELS_DOWN):
+        cut = _first_entry_cut(page, scores, node, start, end, mass)
+        if cut is not None:
+            return cut
+        # The posts may sit one wrapper down ("post-entry" inside the page's <article>, beside
+        # its author box): the child that holds most of the run's text.
+        heaviest, heaviest_mass = -1, 0.0
+        child, last = node + 1, lasts[node]
+        while child < last and starts[child] < end:
+            low, high = max(start, starts[child]), min(end, ends[child])
+            child_mass = sum(score for score in scores[low:high] if score > 0)
+            if child_mass > heaviest_mass:
+                heaviest, heaviest_mass = child, child_mass
+            child = lasts[child]
+        if heaviest < 0 or heaviest_mass < ENTRY_MIN_SHARE * mass:
+            break
+        node = heaviest
+    return end
+
+
+def _first_entry_cut(
+    page: Segmented, scores: list[float], node: int, start: int, end: int, mass: float
+) -> int | None:
+    """:func:`first_entry_end` for the posts among ``node``'s children: the first post's end,
+    ``end`` for a thread, None when they are no list of posts."""
+    starts, ends, lasts = page.node_start, page.node_end, page.node_last
     tags, classes, texts = page.node_tag, page.node_class, page.block_text
     groups: dict[tuple[str, str], list[int]] = {}
-    child, last = best + 1, lasts[best]
+    child, last = node + 1, lasts[node]
     while child < last and starts[child] < end:
         if ends[child] > start and ends[child] - starts[child] >= 2:
             groups.setdefault((tags[child], classes[child]), []).append(child)
         child = lasts[child]
-    mass = sum(score for score in scores[start:end] if score > 0)
     for members in groups.values():
         if len(members) < ENTRY_MIN:
             continue
@@ -902,7 +933,7 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
             cut -= 1
         return cut if sum(scores[start:cut]) >= MIN_ARTICLE_SCORE else end
-    return end
+    return None
 
 
 def _normalize(text: str) -> str:

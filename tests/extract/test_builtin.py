@@ -842,3 +842,24 @@ def test_a_quotation_inside_the_article_does_not_end_it(monkeypatch):
     assert all(sentence in text for sentence in texts) and quote in text
     monkeypatch.setattr(builtin, "OTHER_KINDS_CROSSED", False)
     assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_a_blogs_front_page_is_found_wrappers_down_from_the_run(monkeypatch):
+    """The run is the page's <article> (its posts and the author's box beside them); the posts,
+    one author's, sit two wrappers down: the main text is still the newest post."""
+    texts = _sentences(6)
+    posts = "".join(
+        f"<div class='post'><div class='meta'>Posted by Ann on 2019-05-0{n + 1} 10:2{n}</div>"
+        f"{_article(texts[2 * n : 2 * n + 2])}</div>"
+        for n in range(3)
+    )
+    bio = f"<div class='about'><p>{_sentences(1, offset=40)[0]}</p></div>"
+    html = (
+        "<html><body><article class='page'><div class='entry'><div class='inner'>"
+        f"{posts}</div></div>{bio}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert texts[0] in text and texts[1] in text
+    assert not any(sentence in text for sentence in texts[2:])
+    monkeypatch.setattr(builtin, "ENTRY_LEVELS_DOWN", 0)
+    assert texts[5] in extract_main_text(html, include_title=False)
