@@ -7,23 +7,27 @@ link lists, labels, bylines and datelines, teasers cut off with "...", legal lin
 chrome score below zero. The main content is the run of consecutive children (text blocks and
 whole subtrees) of one node with the largest total, found for all nodes in one pass with prefix
 sums (no second walk over the tree). Inside it, link lists (linked teaser headings too), hinted
-chrome, page furniture (bylines, datelines, legal lines, "Author:" labels) and a heading that
-repeats the headline are left out; a table's linked cells stay (an infobox's values). Three or
-more sibling cards of one class, each a heading and a line of text, are a teaser grid ("more
-stories") and count as chrome, unless a sibling of theirs is an article (a thread's opening
-post beside its short replies). Short unlinked table cells (a year, a figure) are data, not
-labels: they score zero, so a long table between two sections does not split an article.
+chrome, page furniture (bylines, datelines, legal lines, "Author:" labels, calls to sign up or
+subscribe) and a heading that repeats the headline are left out; a table's linked cells stay (an
+infobox's values). Three or more sibling cards of one class, each a heading and a line of text,
+are a teaser grid ("more stories") and count as chrome, unless a sibling of theirs is an article
+(a thread's opening post beside its short replies). Short unlinked table cells (a year, a
+figure) are data, not labels: they score zero, so a long table between two sections does not
+split an article.
 
-The run is then carried on where Kadane's sum stops short of the article: over up to four
-inline blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind,
-also when the rest is wrapped apart or in a sibling wrapper named alike; over any number of
-tables and lists into a reference page's next headed sections; back over the article's lead (a
-subtitle, a standfirst). When the run is a list of three or more sibling posts of one kind,
-each with its own text and dated line, the dated lines tell a blog's front page (one author:
-only the newest post is kept) from a thread (several, or no name: kept whole). A page without
-prose (a product page, a form) falls back to its plain text minus link lists and chrome, and a
-page whose every block was filtered out to all its text, hidden text last: a page that shows
-text never gives an empty one. The text is given in Unicode's composed form (NFC).
+The run is then carried on where Kadane's sum stops short of the article: over up to four inline
+blocks (an advertisement, a box of links, an embedded post) into paragraphs of its kind, also
+when the rest is wrapped apart or in a sibling wrapper named alike (or, both unnamed, holding
+such paragraphs; wrappers of one name weigh their text together against a chrome hint in their
+name), also into a wrapper whose paragraphs a long list of links between them outweighs, and
+past a quotation or a short paragraph between two interruptions; over any number of tables and
+lists into a reference page's next headed sections; back over the article's lead (a subtitle, a
+standfirst). When the run is (or holds a few wrappers down) a list of three or more sibling
+posts of one kind, each with its own text and dated line, the dated lines tell a blog's front
+page (one author: only the newest post is kept) from a thread (several, or no name: kept whole).
+A page without prose (a product page, a form) falls back to its plain text minus link lists and
+chrome, and a page whose every block was filtered out to all its text, hidden text last: a page
+that shows text never gives an empty one. The text is given in Unicode's composed form (NFC).
 """
 
 from __future__ import annotations
@@ -57,6 +61,22 @@ _LEGAL_MARKERS = (
 )
 _LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one
+# Calls to sign up, follow or install ("Never miss the latest news by signing up to our
+# newsletter today!", "Subscribe now for the full story", "Follow us on Twitter"): boxes
+# dropped into the article's flow, not its text.
+_CALL_TO_ACTION_RE = re.compile(
+    r"newsletter|\bsign(?:ing)? (?:me )?up\b|\bsubscribe (?:to|now|for|here)\b|"
+    r"\bplease subscribe\b|\bfollow (?:us|the [\w ]{1,40}?) on (?:twitter|facebook|instagram)\b|"
+    r"\bdownload (?:the|our) [\w ]{0,30}?\bapps?\b|\bto your (?:phone|inbox)\b|"
+    r"\bsubmit (?:a|your) letter\b|"
+    r"订阅(?:我们|本|号)|关注(?:我们|公众号|微信)|扫码关注|扫描二维码",
+    re.IGNORECASE,
+)
+_CALL_TO_ACTION_MARKERS = (
+    "ewsletter", "EWSLETTER", "ign", "IGN", "ubscribe", "UBSCRIBE", "ollow", "OLLOW", "ownload",
+    "OWNLOAD", "your", "YOUR", "ubmit", "UBMIT",
+)
+_CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "扫")
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
 _BYLINE_START_RE = re.compile(
@@ -104,21 +124,45 @@ BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read).
 LENIENT_FALLBACK = True
+# A chrome-named wrapper that holds most of the page's text is the article's; so are sibling
+# wrappers of one tag and class that hold it together (a body cut in two by a box).
+WRAPPERS_WEIGHED_TOGETHER = True
 # A list of dated posts whose dated lines name different people (or none) is a thread
 # (replies to one opening post): kept whole. One name throughout is a blog's front page: its
 # newest post.
 THREADS_KEPT_WHOLE = True
 THREAD_REPLIES_MIN_SHARE = 0.25
+# The posts are looked for among the run node's children, and this many wrappers down (the
+# child holding most of the run's text).
+ENTRY_LEVELS_DOWN = 6
 # A run that covers the whole of its node is carried on in the parent, over at most
 # BRIDGE_MAX_ITEMS interruptions, into siblings of the same tag with a class word in common
 # (an article body cut into two wrappers by an advertisement or a "related" box).
 BRIDGE_UP_LEVELS = 2
+# ... and into siblings of the same tag that no class names, when they hold paragraphs of the
+# run's kind (WRAPPED_PARAGRAPHS_MIN or more): a body in two bare cells or divisions.
+UNNAMED_WRAPPERS_BRIDGED = True
+# A sibling wrapper named like the run's continues it on the strength of its paragraphs alone
+# (BRIDGE_MIN_SCORE of them), not less what else it holds (a gallery before them).
+NAMED_WRAPPER_TEXT_MASS = True
+# A wrapper of paragraphs of the run's kind continues it even when a long list of links between
+# them outweighs them (a section of an article with its list of works).
+MIXED_WRAPPERS_BRIDGED = True
+# A stretch of the run's paragraphs too short to continue it (under BRIDGE_MIN_SCORE) between
+# two interruptions is crossed like them when the article goes on after the second.
+SHORT_STRETCHES_CROSSED = True
+# Text of another kind between two stretches of the run's paragraphs (a quotation, a pull quote)
+# is an interruption like a box: crossed, and kept (it scores above zero).
+OTHER_KINDS_CROSSED = True
 # A wrapper after an interruption continues the run when it holds this many paragraphs of
 # the run's kind (one alone is more often a box beside the article: the author's bio).
 WRAPPED_PARAGRAPHS_MIN = 2
 # Inside the article, the linked cells of a table are data; linked headings are teasers.
 TABLE_LINKS_KEPT = True
 LINKED_HEADINGS_DROPPED = True
+# Short lines that call readers to sign up (a newsletter, a subscription): page furniture.
+CALLS_TO_ACTION_DROPPED = True
+CALL_TO_ACTION_MAX_UNITS = 25
 # Short lines that end with a colon, outside tables: labels of page furniture.
 LABELS_DROPPED = True
 LABEL_MAX_UNITS = 3
@@ -212,6 +256,15 @@ def _is_legal(text: str) -> bool:
     return False
 
 
+def _is_call_to_action(text: str) -> bool:
+    """A line that asks the reader to sign up or subscribe (see _CALL_TO_ACTION_RE)."""
+    markers = _CALL_TO_ACTION_MARKERS if text.isascii() else _CALL_TO_ACTION_MARKERS_WIDE
+    for marker in markers:
+        if marker in text:
+            return _CALL_TO_ACTION_RE.search(text) is not None
+    return False
+
+
 def in_tables(page: Segmented, within: int = -1) -> list[bool]:
     """For each node: whether it is a table or inside one (only tables inside node ``within``
     when it is given: a layout table around it is not its data)."""
@@ -250,6 +303,14 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     for index, (text, units, link_chars, owner) in enumerate(
         zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
+        if (
+            CALLS_TO_ACTION_DROPPED
+            and units <= CALL_TO_ACTION_MAX_UNITS
+            and _is_call_to_action(text)
+        ):
+            append(-1.0)  # headings too: "Sign up for our newsletter", "Subscribe now"
+            drop(index)
+            continue
         if owner >= 0 and heading_owner[owner] and units < HEADING_MAX_UNITS:
             append(-units * 0.5 if link_chars * 2 > len(text.strip()) else 0.0)
             continue
@@ -325,6 +386,25 @@ def node_hints(
     def mass(node: int) -> float:
         return positive_prefix[ends[node]] - positive_prefix[starts[node]]
 
+    tags, classes = page.node_tag, page.node_class
+    kin_masses: dict[int, dict[tuple[str, str], float]] = {}  # parent -> (tag, class) -> mass
+
+    def kin_mass(node: int) -> float:
+        """The text of ``node`` and of its siblings of the same tag and class: an article
+        body cut in two wrappers ("article-body pagination-first") by a box is one body."""
+        parent = parents[node]
+        if not WRAPPERS_WEIGHED_TOGETHER or parent < 0:
+            return mass(node)
+        kin = kin_masses.get(parent)
+        if kin is None:
+            kin = kin_masses[parent] = {}
+            child, last = parent + 1, lasts[parent]
+            while child < last:
+                key = (tags[child], classes[child])
+                kin[key] = kin.get(key, 0.0) + mass(child)
+                child = lasts[child]
+        return kin[(tags[node], classes[node])]
+
     own_hints = page.node_own_hint
     teasers = teaser_cards(page, positive_prefix)
     if teasers_out is not None:
@@ -345,7 +425,7 @@ def node_hints(
             hint = NEGATIVE
         elif own == POSITIVE:
             hint = POSITIVE
-        elif (own == CHROME and strong_chrome) or mass(index) <= limit:
+        elif (own == CHROME and strong_chrome) or kin_mass(index) <= limit:
             hint = NEGATIVE
         else:
             continue
@@ -530,12 +610,15 @@ def bridge_run(
     kinds = {items[i][2] for i in run}
     kind_nodes = [items[i][3] for i in run]
     words: set[str] = set()
-    positive, inner = False, set[str]()
+    positive = False
+    # the paragraphs' own tags, for a half of the article not wrapped like the other
+    inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
     if by_class:
         words = {word for node in kind_nodes for word in classes[node].split()}
         positive = any(own_hints[node] == POSITIVE for node in kind_nodes)
-        # the paragraphs' own tags, for a half of the article not wrapped like the other
-        inner = {tags[owners[i]] for i in range(start, end) if scores[i] > 0}
+
+    def held(a: int, b: int, paragraph_tags: set[str]) -> int:
+        return sum(scores[i] > 0 and tags[owners[i]] in paragraph_tags for i in range(a, b))
 
     def fits(index: int) -> bool:
         a, b, tag, node = items[index]
@@ -545,22 +628,46 @@ def bridge_run(
                 and (
                     not words.isdisjoint(classes[node].split())
                     or (positive and own_hints[node] == POSITIVE)
+                    # wrappers named by neither ("<td>", "<div>"): paragraphs of a kind inside
+                    or (
+                        UNNAMED_WRAPPERS_BRIDGED
+                        and not words
+                        and not classes[node]
+                        and held(a, b, inner) >= WRAPPED_PARAGRAPHS_MIN
+                    )
                 )
             )
         if tag in kinds:
             return True
         # a wrapper of paragraphs of the run's kind ("body-rest" after an inline block)
-        held = sum(scores[i] > 0 and tags[owners[i]] in kinds for i in range(a, b))
-        return held >= WRAPPED_PARAGRAPHS_MIN
+        return held(a, b, kinds) >= WRAPPED_PARAGRAPHS_MIN
 
     gaps: list[tuple[int, int]] = []
+
+    def text_mass(index: int) -> float:
+        a, b = items[index][0], items[index][1]
+        return sum(score for score in scores[a:b] if score > 0)
+
+    def mixed(index: int) -> bool:
+        """A wrapper whose paragraphs of the run's kind are outweighed by a list of links
+        between them: the article goes on in it (the list is left out as anywhere)."""
+        a, b = items[index][0], items[index][1]
+        return (
+            MIXED_WRAPPERS_BRIDGED
+            and values[index] <= 0
+            and held(a, b, inner) >= WRAPPED_PARAGRAPHS_MIN
+            and text_mass(index) >= BRIDGE_MIN_SCORE
+        )
 
     def continuation(index: int, step: int) -> tuple[int, float]:
         """From ``index``, the farthest item of a stretch of positive items of the run's
         kinds (stepping by ``step``) and its total."""
         total, reach = 0.0, -1
-        while 0 <= index < len(items) and values[index] > 0 and fits(index):
-            total += values[index]
+        while 0 <= index < len(items) and (values[index] > 0 or mixed(index)) and fits(index):
+            # a wrapper named like the run's is weighed by its paragraphs alone: a gallery or
+            # a box inside it is left out of the text anyway
+            weighed = (by_class and NAMED_WRAPPER_TEXT_MASS) or values[index] <= 0
+            total += text_mass(index) if weighed else values[index]
             reach = index
             index += step
         return reach, total
@@ -569,20 +676,28 @@ def bridge_run(
         edge = last if step == 1 else first
         while True:
             gap, negatives = edge + step, 0  # past the interruption
-            while (
-                0 <= gap < len(items)
-                and values[gap] <= 0
-                and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
-            ):
-                negatives += values[gap] < 0  # headings (zero) between sections are free
-                gap += step
-            if (
-                gap == edge + step
-                or negatives > BRIDGE_MAX_ITEMS
-                or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
-            ):
-                break
-            reach, total = continuation(gap, step)
+            while True:
+                start_of_gap = gap
+                while (
+                    0 <= gap < len(items)
+                    and (values[gap] <= 0 or (OTHER_KINDS_CROSSED and not fits(gap)))
+                    and not mixed(gap)
+                    and abs(gap - edge) <= 2 * BRIDGE_MAX_ITEMS
+                ):
+                    negatives += values[gap] != 0  # headings (zero) between sections are free
+                    gap += step
+                if (
+                    gap == start_of_gap
+                    or negatives > BRIDGE_MAX_ITEMS
+                    or abs(gap - edge) > 2 * BRIDGE_MAX_ITEMS
+                ):
+                    reach, total = -1, 0.0
+                    break
+                reach, total = continuation(gap, step)
+                if reach < 0 or total >= BRIDGE_MIN_SCORE or not SHORT_STRETCHES_CROSSED:
+                    break
+                # a short paragraph between two interruptions: part of the gap, look past it
+                gap = reach + step
             if reach < 0 or total < BRIDGE_MIN_SCORE:
                 break
             low, high = sorted((edge + step, gap - step))
@@ -742,7 +857,8 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
 
     A blog's front page or a forum thread is a run of sibling entries of one tag and class,
     each with its own text and a dated line ("posted 2005-03-21 by ..."). ENTRY_MIN or more
-    such siblings among the run's children, with at least ENTRY_MIN_SHARE of its text, make a
+    such siblings among the run's children (or ENTRY_LEVELS_DOWN wrappers down, following the
+    child that holds most of the run's text), with at least ENTRY_MIN_SHARE of its text, make a
     list; one article has one dateline. When the dated lines, dates left out, read the same
     (one author), the page's main content is its first post; when they name different people,
     or none (THREADS_KEPT_WHOLE), it is a thread, kept whole.
@@ -750,14 +866,41 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
     if best < 0:
         return end
     starts, ends, lasts = page.node_start, page.node_end, page.node_last
+    mass = sum(score for score in scores[start:end] if score > 0)
+    node = best
+    for _ in range(1 + ENTRY_LEVELS_DOWN):
+        cut = _first_entry_cut(page, scores, node, start, end, mass)
+        if cut is not None:
+            return cut
+        # The posts may sit one wrapper down ("post-entry" inside the page's <article>, beside
+        # its author box): the child that holds most of the run's text.
+        heaviest, heaviest_mass = -1, 0.0
+        child, last = node + 1, lasts[node]
+        while child < last and starts[child] < end:
+            low, high = max(start, starts[child]), min(end, ends[child])
+            child_mass = sum(score for score in scores[low:high] if score > 0)
+            if child_mass > heaviest_mass:
+                heaviest, heaviest_mass = child, child_mass
+            child = lasts[child]
+        if heaviest < 0 or heaviest_mass < ENTRY_MIN_SHARE * mass:
+            break
+        node = heaviest
+    return end
+
+
+def _first_entry_cut(
+    page: Segmented, scores: list[float], node: int, start: int, end: int, mass: float
+) -> int | None:
+    """:func:`first_entry_end` for the posts among ``node``'s children: the first post's end,
+    ``end`` for a thread, None when they are no list of posts."""
+    starts, ends, lasts = page.node_start, page.node_end, page.node_last
     tags, classes, texts = page.node_tag, page.node_class, page.block_text
     groups: dict[tuple[str, str], list[int]] = {}
-    child, last = best + 1, lasts[best]
+    child, last = node + 1, lasts[node]
     while child < last and starts[child] < end:
         if ends[child] > start and ends[child] - starts[child] >= 2:
             groups.setdefault((tags[child], classes[child]), []).append(child)
         child = lasts[child]
-    mass = sum(score for score in scores[start:end] if score > 0)
     for members in groups.values():
         if len(members) < ENTRY_MIN:
             continue
@@ -790,7 +933,7 @@ def first_entry_end(page: Segmented, scores: list[float], best: int, start: int,
         while cut > start and scores[cut - 1] <= 0:  # the post's footer, as the run's edges
             cut -= 1
         return cut if sum(scores[start:cut]) >= MIN_ARTICLE_SCORE else end
-    return end
+    return None
 
 
 def _normalize(text: str) -> str:

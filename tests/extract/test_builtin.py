@@ -704,3 +704,162 @@ def test_label_lines_inside_the_article_are_left_out():
     text = extract_main_text(html, include_title=False)
     assert "Author:" not in text and "Publish date:" not in text
     assert intro in text and "Cost:" in text
+
+
+def test_calls_to_sign_up_inside_the_article_are_left_out():
+    """A newsletter box in the article's flow is furniture; a sentence of the article that
+    reports on people signing up, or a long paragraph naming a newsletter, is not."""
+    report = (
+        "More than two thousand swimmers signed up for the opening week, the council said, "
+        "and the list for the summer season is already full."
+    )
+    html = (
+        f"<html><body><article>{_article(PARAGRAPHS[:2])}"
+        "<h3>Never miss the latest news by signing up to our newsletter today!</h3>"
+        "<p>Subscribe now to our weekly edition for the full story.</p>"
+        f"<p>{report}</p>{_article(PARAGRAPHS[2:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert "newsletter" not in text and "Subscribe now" not in text
+    assert report in text and all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+def test_a_call_to_action_is_a_short_line_that_asks_to_sign_up():
+    assert builtin._is_call_to_action("Sign up for our newsletter")
+    assert builtin._is_call_to_action("订阅我们的每日简报")
+    assert builtin._is_call_to_action("Follow The Harbour Gazette on Twitter and Facebook.")
+    assert builtin._is_call_to_action("Download the Gazette app for iOS and Android.")
+    assert builtin._is_call_to_action("Get the latest news straight to your phone.")
+    assert builtin._is_call_to_action("Submit a letter to the editor.")
+    assert not builtin._is_call_to_action("Follow him on Twitter.")  # an author's line
+    assert not builtin._is_call_to_action("Signals from the harbour were clear.")
+    assert not builtin._is_call_to_action("Investors subscribed for the shares.")
+
+
+def _side_text(count: int) -> str:
+    """A sidebar of prose (``count`` paragraphs) beside the article: text the article's
+    wrappers do not hold."""
+    return f"<div class='widget-area'>{_article(_sentences(count, offset=50))}</div>"
+
+
+def test_an_article_body_in_two_chrome_named_wrappers_is_weighed_whole(monkeypatch):
+    """Two wrappers of one class with a chrome word in it ("pagination"), cut by an ad: each
+    holds under half of the page's text, together more, so neither is chrome."""
+    texts = _sentences(6)
+    html = (
+        "<html><body><main><h1>Harbour baths</h1>"
+        f"<div class='article-body pagination-first'>{_article(texts[:3])}</div>"
+        "<div class='ad-slot'>Advertisement</div>"
+        f"<div class='article-body pagination-first'>{_article(texts[3:])}</div></main>"
+        f"{_side_text(4)}</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    monkeypatch.setattr(builtin, "WRAPPERS_WEIGHED_TOGETHER", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_an_article_body_in_two_bare_cells_keeps_both(monkeypatch):
+    """A layout table: the body in two cells no class names, a box of links between them."""
+    texts = _sentences(5)
+    html = (
+        "<html><body><table><tr>"
+        f"<td>{_article(texts[:2])}</td><td>{_RELATED_BOX}</td><td>{_article(texts[2:])}</td>"
+        f"</tr></table><div class='footer-links'><ul>{_links(10)}</ul></div></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Another story" not in text
+    monkeypatch.setattr(builtin, "UNNAMED_WRAPPERS_BRIDGED", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+def test_a_wrapper_named_like_the_body_is_weighed_by_its_paragraphs(monkeypatch):
+    """The first wrapper opens with a gallery's long caption (chrome) before its one
+    paragraph: its paragraphs, not its total, say it is the article's first half."""
+    texts = _sentences(4)
+    captions = f"<div class='caption'>{_sentences(1, offset=20)[0]}</div>"
+    html = (
+        "<html><body><main><h1>Harbour baths</h1>"
+        f"<div class='article-body'><div class='gallery'>{captions}</div>"
+        f"{_article(texts[:1])}</div>{_RELATED_BOX}"
+        f"<div class='article-body'>{_article(texts[1:])}</div></main></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert _sentences(1, offset=20)[0] not in text
+    monkeypatch.setattr(builtin, "NAMED_WRAPPER_TEXT_MASS", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+def test_a_section_whose_list_of_links_outweighs_its_paragraphs_is_kept(monkeypatch):
+    """A reference page's first section: paragraphs around a long list of linked works, the
+    list heavier than they are; the next section follows a heading. Both sections are the
+    article's, the list's links are not."""
+    texts = _sentences(5)
+    works = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+    html = (
+        "<html><body><article><h1>Island</h1>"
+        f"<section>{_article(texts[:2])}<ul>{works}</ul>{_article(texts[2:3])}</section>"
+        f"<h2>Geography</h2><section>{_article(texts[3:])}</section></article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts)
+    assert "Work 3 of" not in text
+    monkeypatch.setattr(builtin, "MIXED_WRAPPERS_BRIDGED", False)
+    assert texts[0] not in extract_main_text(html, include_title=False)
+
+
+_WORKS = "".join(f"<li><a href='/w/{n}'>Work {n} of the catalogue</a></li>" for n in range(40))
+
+
+def test_a_short_paragraph_between_two_interruptions_is_crossed(monkeypatch):
+    """After a long list of links, one short paragraph, then a box of links, then the rest of
+    the article: the short paragraph is no reason to stop."""
+    texts = _sentences(6)
+    short = "The list goes on."
+    html = (
+        f"<html><body><article>{_article(texts[:3])}<ul>{_WORKS}</ul><p>{short}</p>"
+        f"{_RELATED_BOX}{_article(texts[3:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts) and short in text
+    assert "Work 3 of" not in text and "Another story" not in text
+    monkeypatch.setattr(builtin, "SHORT_STRETCHES_CROSSED", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_a_quotation_inside_the_article_does_not_end_it(monkeypatch):
+    """A blockquote between the article's paragraphs, right after a long list of links: the
+    article goes on after the quotation, which is kept."""
+    texts = _sentences(8)
+    quote = _sentences(1, offset=30)[0]
+    html = (
+        f"<html><body><article>{_article(texts[:5])}<ul>{_WORKS}</ul>{_article(texts[5:6])}"
+        f"<blockquote>{quote}</blockquote>{_article(texts[6:])}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(sentence in text for sentence in texts) and quote in text
+    monkeypatch.setattr(builtin, "OTHER_KINDS_CROSSED", False)
+    assert not all(sentence in extract_main_text(html, include_title=False) for sentence in texts)
+
+
+def test_a_blogs_front_page_is_found_wrappers_down_from_the_run(monkeypatch):
+    """The run is the page's <article> (its posts and the author's box beside them); the posts,
+    one author's, sit two wrappers down: the main text is still the newest post."""
+    texts = _sentences(6)
+    posts = "".join(
+        f"<div class='post'><div class='meta'>Posted by Ann on 2019-05-0{n + 1} 10:2{n}</div>"
+        f"{_article(texts[2 * n : 2 * n + 2])}</div>"
+        for n in range(3)
+    )
+    bio = f"<div class='about'><p>{_sentences(1, offset=40)[0]}</p></div>"
+    html = (
+        "<html><body><article class='page'><div class='entry'><div class='inner'>"
+        f"{posts}</div></div>{bio}</article></body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert texts[0] in text and texts[1] in text
+    assert not any(sentence in text for sentence in texts[2:])
+    monkeypatch.setattr(builtin, "ENTRY_LEVELS_DOWN", 0)
+    assert texts[5] in extract_main_text(html, include_title=False)
