@@ -210,9 +210,10 @@ def test_prefixes_and_namespaces_are_separate_indexes(redis_server, redis_prefix
         assert (len(pages), len(items), len(other)) == (1, 1, 0)
         assert other.query(42) == []
         keys = {key.decode() for key in redis_server.client().scan_iter(f"{{{redis_prefix}:*")}
-        assert keys <= set(pages.script_keys) | set(items.script_keys)
+        assert keys <= set(pages.all_keys) | set(items.all_keys)
+        assert f"{pages.log_key}:0" in keys
         pages.drop()
-        assert not redis_server.client().exists(*pages.script_keys)
+        assert not redis_server.client().exists(*pages.all_keys, f"{pages.log_key}:0")
         assert len(items) == 1
 
 
