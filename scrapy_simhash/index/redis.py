@@ -133,6 +133,7 @@ _INSTANCE = "instance"
 #: (other writers logged more than the script measures, or removed the match it found).
 _MAX_ROUNDS = 1000
 _KEYS_PER_CALL = 10_000
+_COMPACT_AFTER = 1 << 16
 
 
 def meta_key(prefix: str, namespace: str) -> str:
@@ -292,6 +293,7 @@ class RedisIndex(NearDuplicateIndex):
         self._mirror = Mirror(self.layout, int(mirror_buffer))
         self._lock = threading.RLock()  # the mirror and its reads of the log go together
         self._owns_client = client is None
+        self._held: Any = None  # the connection scripts run on (see _evalsha)
         if client is None:
             client = connect(url, **connection_options)
         self._client = client
@@ -451,8 +453,9 @@ class RedisIndex(NearDuplicateIndex):
 
     def _evalsha(self, args: list, call: _ScriptCall) -> Any:
         """EVALSHA of the script. With a plain ``redis.Redis`` client the command is packed here
-        and sent on a pooled connection: redis-py's generic path costs about as much client CPU
-        as the script costs Redis, and a crawler calls this once per page.
+        and sent on a connection this index holds (the calls are serialised by its lock):
+        redis-py's generic path and its pool cost more client CPU than the script costs Redis,
+        and a crawler calls this once per page.
 
         A connection failure after the command was sent raises :class:`_ReplyLost` (the script
         may have run); one before (connecting, sending) raises redis-py's error (it did not)."""
@@ -465,20 +468,24 @@ class RedisIndex(NearDuplicateIndex):
         for arg in args:
             data = arg if isinstance(arg, bytes) else str(arg).encode()
             packed.append(b"$%d\r\n%s\r\n" % (len(data), data))
-        pool = self._client.connection_pool
-        connection = pool.get_connection()
+        if self._held is None:
+            self._held = self._client.connection_pool.get_connection()
+        connection = self._held
         sent = False
         try:
             connection.send_packed_command([b"".join(packed)], check_health=False)
             sent = True
             return connection.read_response()
+        except redis.ResponseError:  # a whole reply, read: the connection is fine
+            raise
         except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
             connection.disconnect()  # never reuse a connection that may hold a late reply
             if sent:
                 raise _ReplyLost(str(error)) from error
             raise
-        finally:
-            pool.release(connection)
+        except BaseException:  # interrupted half-way: a late reply must not answer the next call
+            connection.disconnect()
+            raise
 
     def _restore_parameters(self, doing: str) -> None:
         """Write the parameters again (the server lost them) under a new instance token; an
@@ -510,12 +517,23 @@ class RedisIndex(NearDuplicateIndex):
 
     def _catch_up(self, doing: str) -> None:
         """Read the log until the mirror holds everything stored and removed."""
+        mirror = self._mirror
+        before = mirror.synced
         for _ in range(_MAX_ROUNDS * 100):
             reply = self._call("D", (), doing)
-            self._mirror.ingest(reply)
-            if reply.status != RESET and self._mirror.caught_up(reply):
+            mirror.ingest(reply)
+            if reply.status == RESET:
+                before = 0
+            elif mirror.caught_up(reply):
+                self._compact_after(mirror.synced - before)
                 return
         raise NearDuplicateIndexError(f"{doing} {self.location}: the log never stopped growing")
+
+    def _compact_after(self, ingested: int) -> None:
+        """After a bulk of news (opening an index, a bulk load), merge the mirror's runs into
+        one: its searches then look into one run instead of several (~30% faster at 1M)."""
+        if ingested >= _COMPACT_AFTER:
+            self._mirror.engine.compact()
 
     def _after_behind(self, reply: Reply, doing: str) -> None:
         """A reply that asks for another round: catch up first unless its deltas did."""
@@ -548,14 +566,17 @@ class RedisIndex(NearDuplicateIndex):
     def add_many(self, items: Iterable[tuple[str, int]]) -> None:
         """Store many pairs: ``batch_size`` per script call (one round trip each)."""
         self._check_open()
-        for chunk in _chunks(iter(items), self.batch_size):
-            pairs = [(self._key(key), self._fingerprint(fingerprint)) for key, fingerprint in chunk]
-            encoded = [self._encoded_key(key) for key, _ in pairs]
-            with self._lock:
+        mirror = self._mirror
+        with self._lock:
+            before = mirror.synced
+            for chunk in _chunks(iter(items), self.batch_size):
+                pairs = [(self._key(key), self._fingerprint(fp)) for key, fp in chunk]
+                encoded = [self._encoded_key(key) for key, _ in pairs]
                 try:
                     self._add(pairs, encoded, raise_lost_reply=True)
                 except _ReplyLost as lost:
                     self._resolve_lost_add(pairs, lost)
+            self._compact_after(mirror.synced - before)
 
     def _add(self, pairs: list[tuple[str, int]], encoded: list[bytes], *,
              raise_lost_reply: bool = False) -> None:
@@ -789,6 +810,9 @@ class RedisIndex(NearDuplicateIndex):
     def _release(self) -> None:
         if self._owns_client:
             self._client.close()
+        elif self._held is not None:
+            self._client.connection_pool.release(self._held)
+        self._held = None
 
     def __repr__(self) -> str:
         return (
