@@ -354,5 +354,10 @@ class Mirror:
         self.engine.extend(words)
         self.synced += words.shape[0]
 
+    def append_one(self, fingerprint: int) -> None:
+        """:meth:`append` of one fingerprint."""
+        self.engine.append(fingerprint)
+        self.synced += 1
+
     def caught_up(self, reply: Reply) -> bool:
         return self.synced == reply.seq and self.gone_seen == reply.removed
