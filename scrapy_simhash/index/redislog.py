@@ -341,7 +341,8 @@ class Mirror:
         if not self.instance:
             self.instance = reply.instance
         if reply.log:
-            words = np.frombuffer(reply.log, dtype="<u8").reshape(-1, self.layout.words)
+            words = np.frombuffer(reply.log, dtype="<u8").astype(np.uint64, copy=False)
+            words = words.reshape(-1, self.layout.words)
             self.engine.extend(words)
             self.synced += words.shape[0]
         if reply.gone:
