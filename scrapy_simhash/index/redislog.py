@@ -328,11 +328,6 @@ class Mirror:
         self.gone_seen = 0  # removals 1..gone_seen are applied
         self.instance = b""
 
-    @property
-    def caught_up_args(self) -> list:
-        """The script arguments that say how far this mirror has read."""
-        return [self.instance, self.synced, self.gone_seen]
-
     def ingest(self, reply: Reply) -> None:
         """Apply a reply's deltas (a RESET reply resets the mirror instead)."""
         if reply.status == RESET:
