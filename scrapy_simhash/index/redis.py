@@ -42,7 +42,8 @@ logged since) against the key, empties their key records (a record per id stays,
 positions hold), logs them as removed and deletes the key's evidence.
 
 The index written by scrapy-simhash before this log (``format`` 1 in ``meta``: buckets per
-layout table) does not open: :class:`IndexFormatError` says what to do.
+layout table) does not open: :class:`IndexFormatError` says what to do, e.g. upgrade it in place
+(:mod:`scrapy_simhash.index.redisupgrade`).
 
 Failures: an unreachable server at open raises :class:`IndexUnavailable` naming the URL (password
 masked); a server that wants a password the URL lacks (or refuses the one it has) raises
@@ -396,8 +397,9 @@ class RedisIndex(NearDuplicateIndex):
         raise IndexFormatError(
             f"{self.location} is stored in Redis format {stored} (written by an earlier "
             f"scrapy-simhash, which kept buckets per layout table); this version reads format "
-            f"{FORMAT_VERSION}, a log of fingerprints. Keep that index with the version that "
-            f"wrote it, or start a new one under another prefix, or delete its keys (all named "
+            f"{FORMAT_VERSION}, a log of fingerprints. While no crawl writes to it, upgrade it "
+            f"in place: python -m scrapy_simhash.index.redisupgrade URI {self.namespace}; or "
+            f"start a new index under another prefix, or delete its keys (all named "
             f"{self.tag}:*) to start this one again, empty"
         )
 
