@@ -74,6 +74,7 @@ import contextlib
 import json
 import logging
 import math
+import os
 import re
 import secrets
 import socket
@@ -298,6 +299,7 @@ class RedisIndex(NearDuplicateIndex):
         self._bulk = 0  # rows bulk-loaded into the mirror since its runs were last merged
         self._owns_client = client is None
         self._held: Any = None  # the connection scripts run on (see _evalsha)
+        self._held_pid = 0
         if client is None:
             client = connect(url, **connection_options)
         self._client = client
@@ -474,8 +476,10 @@ class RedisIndex(NearDuplicateIndex):
         for arg in args:
             data = arg if isinstance(arg, bytes) else str(arg).encode()
             packed.append(b"$%d\r\n%s\r\n" % (len(data), data))
-        if self._held is None:
+        if self._held is None or self._held_pid != os.getpid():
+            # (a forked child never writes on its parent's socket: the pool gives it its own)
             self._held = self._client.connection_pool.get_connection()
+            self._held_pid = os.getpid()
         connection = self._held
         sent = False
         try:
@@ -817,7 +821,7 @@ class RedisIndex(NearDuplicateIndex):
     def _release(self) -> None:
         if self._owns_client:
             self._client.close()
-        elif self._held is not None:
+        elif self._held is not None and self._held_pid == os.getpid():
             self._client.connection_pool.release(self._held)
         self._held = None
 

@@ -168,3 +168,28 @@ def test_a_new_client_loads_the_mirror_on_open_and_a_bulk_load_is_compacted(redi
         assert reader._mirror.synced == 400
         words = reader.stored_words()
         assert [int(lo) | (int(hi) << 64) for lo, hi in words] == [fp for _, fp in pages]
+
+
+def _check_in_child(index, results) -> None:
+    match = index.check_and_add("child", (1 << 100) | 1)
+    results.put((match.key if match else None, index._held._sock.getsockname()))
+
+
+def test_a_forked_child_runs_its_scripts_on_a_connection_of_its_own(redis_url):
+    """A child forked from a process holding the index must not write on the parent's socket
+    (their replies would cross)."""
+    import multiprocessing
+
+    with open_index(redis_url) as index:
+        index.add("a", 1 << 100)
+        parent_end = index._held._sock.getsockname()
+        context = multiprocessing.get_context("fork")
+        results = context.Queue()
+        child = context.Process(target=_check_in_child, args=(index, results))
+        child.start()
+        key, child_end = results.get(timeout=60)
+        child.join(timeout=30)
+        assert (key, child.exitcode) == ("a", 0)
+        assert child_end != parent_end
+        assert index._held._sock.getsockname() == parent_end
+        assert index.check_and_add("parent", (1 << 100) | 2) == Match("a", 1 << 100, 1)
