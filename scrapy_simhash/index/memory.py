@@ -1079,7 +1079,8 @@ class MemoryIndex(NearDuplicateIndex):
             self.layout, buffer_size=int(buffer_size), fanout=int(fanout)
         )
         self._key_blob = bytearray()
-        self._key_ends = _Growable(1, np.int64)
+        # 4 bytes a page until the keys pass 4 GiB, then 8
+        self._key_ends = _Growable(1, np.uint32)
         self._evidence_store = EvidenceStore()
 
     @classmethod
@@ -1095,6 +1096,7 @@ class MemoryIndex(NearDuplicateIndex):
         encoded = self._key(key).encode("utf-8")
         value = self._fingerprint(fingerprint)
         self._key_blob += encoded
+        self._fit_key_ends(len(self._key_blob))
         ends = self._key_ends
         ends.reserve(1)
         ends.data[ends.size, 0] = len(self._key_blob)
@@ -1112,6 +1114,7 @@ class MemoryIndex(NearDuplicateIndex):
                 lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
                 ends = np.cumsum(lengths) + len(self._key_blob)
                 self._key_blob += b"".join(keys)
+                self._fit_key_ends(len(self._key_blob))
                 self._key_ends.extend(ends.reshape(-1, 1))
                 self.engine.extend(split_words(values, self.layout.words), bulk=True)
                 added += len(chunk)
@@ -1159,6 +1162,11 @@ class MemoryIndex(NearDuplicateIndex):
     def compact(self) -> None:
         """Merge all sorted runs into one (call after a bulk load, before many queries)."""
         self.engine.compact()
+
+    def _fit_key_ends(self, end: int) -> None:
+        ends = self._key_ends
+        if end > np.iinfo(ends.data.dtype).max:
+            ends.data = ends.data.astype(np.int64)
 
     def key(self, row: int) -> str:
         """The key stored at insertion rank ``row``."""

@@ -50,6 +50,16 @@ def test_keys_round_trip_including_unicode_and_empty():
     assert index.query(2 << 20)[0].key == "plain"
 
 
+def test_key_offsets_take_four_bytes_until_the_keys_pass_4_gib():
+    index = MemoryIndex()
+    index.add_many((f"page-{i}", i << 20) for i in range(100))
+    assert index._key_ends.data.dtype == np.uint32
+    index._fit_key_ends(2**32)  # as the next key past 4 GiB would
+    assert index._key_ends.data.dtype == np.int64
+    index.add("after", 7 << 40)
+    assert [index.key(row) for row in (0, 99, 100)] == ["page-0", "page-99", "after"]
+
+
 def test_128_bit_fingerprints_are_two_words():
     index = MemoryIndex(bits=128)
     big = (1 << 127) | (1 << 64) | 5
