@@ -38,7 +38,8 @@ CLASS_SCHEME = "class"
 #: Schemes whose URL goes to a client that reads its own query options (redis-py): only the
 #: options named here (and the layout's) are taken out of the query string; the rest stay.
 _CLIENT_URL_OPTIONS: Mapping[str, tuple[str, ...]] = {
-    **{scheme: ("prefix", "batch_size", "retry_interval") for scheme in ("redis", "rediss", "unix")},
+    **{scheme: ("prefix", "batch_size", "retry_interval")
+       for scheme in ("redis", "rediss", "unix")},
     "redis+cluster": ("prefix", "batch_size", "lease"),
 }
 #: Options ``open_index`` itself takes from a query string.

@@ -89,7 +89,9 @@ def test_a_higher_pending_claim_is_waited_for(cluster_url):
         low_id, low_near = low._claim(b"low", 0b1001)
         assert low_id < high_id and high_near == {} and list(low_near) == [high_id]
         decided: list = []
-        waiter = threading.Thread(target=lambda: decided.append(low._decide(low_id, 0b1001, low_near)))
+        waiter = threading.Thread(
+            target=lambda: decided.append(low._decide(low_id, 0b1001, low_near))
+        )
         waiter.start()
         time.sleep(0.3)
         assert waiter.is_alive()  # still waiting for the higher claim
@@ -140,7 +142,7 @@ def test_a_claim_whose_lease_ran_out_starts_over_with_a_new_id(cluster_url):
     """Someone marked it dropped (lease over): its publish fails and check_and_add claims again;
     the page is still kept once."""
     with open_index(f"{cluster_url}&lease=0.2", bits=64, max_distance=3) as index:
-        page_id, near = index._claim(b"slow", 5)
+        page_id, _ = index._claim(b"slow", 5)
         time.sleep(0.3)
         with open_index(cluster_url, bits=64, max_distance=3) as other:
             statuses = other._statuses({page_id: index._entry(5, page_id, b"P", 0)})
@@ -173,10 +175,13 @@ def clusters(seed: int) -> list[list[int]]:
 
 def _writer(url: str, worker: int, barrier, results) -> None:
     for round_ in range(ROUNDS):
+        # Every writer takes the clusters in the same order, each starting at another member:
+        # the writers race on the same cluster at the same moment (odd rounds shuffle instead).
         rng = random.Random(round_ * 100 + worker)
-        work = [(c, m, fp) for c, members in enumerate(clusters(round_))
-                for m, fp in enumerate(members)]
-        rng.shuffle(work)
+        work = [(c, (m + worker) % len(members), members[(m + worker) % len(members)])
+                for c, members in enumerate(clusters(round_)) for m in range(len(members))]
+        if round_ % 2:
+            rng.shuffle(work)
         index = open_index(f"{url}_r{round_}")
         barrier.wait()  # every writer starts the round at the same moment
         kept = [f"{c}/{m}/{worker}" for c, m, fp in work
