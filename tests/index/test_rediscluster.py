@@ -6,8 +6,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -248,3 +250,27 @@ def test_the_uri_reaches_the_backend(redis_cluster, cluster_url):  # noqa: F811
 def test_a_bad_lease_is_refused(cluster_url):
     with pytest.raises(ValueError, match="lease"):
         open_index(f"{cluster_url}&lease=0")
+
+
+# -- a real crawl -------------------------------------------------------------------------------
+
+
+def test_a_crawl_through_the_cluster_keeps_what_a_memory_index_keeps(cluster_url, tmp_path):
+    """``scrapy crawl`` of the example project with ``SIMHASH_INDEX_URI=redis+cluster://...``:
+    the same pages kept and dropped as with the in-process index, no index error."""
+    crawl_tests = str(Path(__file__).resolve().parents[1] / "crawl")
+    if crawl_tests not in sys.path:
+        sys.path.insert(0, crawl_tests)
+    from crawling import DemoServer, run_crawl
+
+    server = DemoServer().start()
+    try:
+        memory = run_crawl(server, tmp_path / "memory")
+        cluster = run_crawl(server, tmp_path / "cluster", "-s", f"SIMHASH_INDEX_URI={cluster_url}")
+    finally:
+        server.stop()
+    assert cluster.returncode == 0, cluster.log[-3000:]
+    assert "simhash/index/errors" not in cluster.stats, cluster.log[-3000:]
+    assert cluster.stats["simhash/pages/dropped"] == memory.stats["simhash/pages/dropped"] > 0
+    assert cluster.item_paths(server.url) == memory.item_paths(server.url)
+    assert cluster.stats["simhash/index/pages/size"] == memory.stats["simhash/index/pages/size"]
