@@ -73,7 +73,7 @@ from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
 from .base import Match, NearDuplicateIndex, NearDuplicateIndexError, mask_password
 from .layout import TablesOption
-from .redis import redis_error, validate_prefix
+from .redis import IndexUnavailable, redis_error, validate_prefix
 from .uri import parse_index_uri
 
 try:
@@ -81,6 +81,7 @@ try:
     from redis.backoff import NoBackoff
     from redis.cluster import RedisCluster
     from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+    from redis.exceptions import RedisClusterException
     from redis.retry import Retry
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the installation
     raise ModuleNotFoundError(
@@ -364,6 +365,11 @@ class RedisClusterIndex(NearDuplicateIndex):
                 client = RedisCluster.from_url(url, **settings)
             except redis.RedisError as error:
                 raise redis_error(self.location, url, error, "cannot open") from error
+            except RedisClusterException as error:  # no node reachable: not a RedisError
+                raise IndexUnavailable(
+                    f"cannot open {self.location}: Redis Cluster unreachable "
+                    f"({mask_password(str(error))})"
+                ) from None
         self._cluster = client
         self._sha = ""
         self._nodes: list[Any] = []

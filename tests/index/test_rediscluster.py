@@ -274,3 +274,13 @@ def test_a_crawl_through_the_cluster_keeps_what_a_memory_index_keeps(cluster_url
     assert cluster.stats["simhash/pages/dropped"] == memory.stats["simhash/pages/dropped"] > 0
     assert cluster.item_paths(server.url) == memory.item_paths(server.url)
     assert cluster.stats["simhash/index/pages/size"] == memory.stats["simhash/index/pages/size"]
+
+
+def test_an_unreachable_cluster_is_an_index_error_naming_the_url_without_the_password():
+    from redisfixture import free_port
+
+    from scrapy_simhash.index.redis import IndexUnavailable
+
+    with pytest.raises(IndexUnavailable) as caught:
+        open_index(f"redis+cluster://:secret@127.0.0.1:{free_port()}?prefix=x")
+    assert "127.0.0.1" in str(caught.value) and "secret" not in str(caught.value)
