@@ -45,6 +45,11 @@ dropped and it claims again with a new id, but pages that deferred to its first 
 dropped. Leases are compared with each home node's clock (``TIME``) and set from the client's
 clock: the clocks must agree to well within a lease.
 
+Failures: an unreachable cluster at open, or a node lost later, raises
+:class:`~scrapy_simhash.index.redis.IndexUnavailable` from the call that hit it; nothing is
+retried blindly. A call cut short after its claim leaves pending claims, which expire as a dead
+writer's do. A MOVED reply (slots resharded) relocates the tables and resends, as nothing ran.
+
 Round trips: 2 for a new page, 3 for a duplicate (plus polls while a higher id is pending),
 against 1 for :class:`RedisIndex`; each node does only its tables' work, so capacity grows with
 the nodes. :meth:`add` / :meth:`add_many` store without checking (kept at once). :meth:`remove`

@@ -4,6 +4,7 @@ redis-cli, fails instead under ``SIMHASH_REQUIRE_REDIS=1`` (see tests/redisfixtu
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -81,20 +82,32 @@ class RedisClusterServers:
             node.stop()
 
 
+def start_cluster_or_skip(directory: Path) -> RedisClusterServers:
+    """A started cluster, or a skip (a failure under SIMHASH_REQUIRE_REDIS=1) with the reason."""
+    probe = start_or_skip(directory / "probe")  # the skip / failure when redis is missing
+    probe.stop()
+    if shutil.which("redis-cli") is None and not Path("/usr/bin/redis-cli").is_file():
+        if os.environ.get("SIMHASH_REQUIRE_REDIS") == "1":
+            pytest.fail("SIMHASH_REQUIRE_REDIS=1 but redis-cli is not installed")
+        pytest.skip("redis-cli is not installed (apt-get install redis-tools)")
+    cluster = RedisClusterServers(directory, probe.executable)
+    try:
+        return cluster.start()
+    except BaseException:
+        cluster.stop()
+        raise
+
+
 @pytest.fixture(scope="session")
 def redis_cluster():
     """A 3-node cluster for the session (tests use their own key prefixes)."""
     directory = Path(tempfile.mkdtemp(prefix="simhash-cluster-"))
-    probe = start_or_skip(directory / "probe")  # the skip / failure when redis is missing
-    probe.stop()
-    if shutil.which("redis-cli") is None and not Path("/usr/bin/redis-cli").is_file():
-        pytest.skip("redis-cli is not installed (apt-get install redis-tools)")
-    cluster = RedisClusterServers(directory, probe.executable)
+    cluster = start_cluster_or_skip(directory)
     try:
-        yield cluster.start()
+        yield cluster
     finally:
         cluster.stop()
         shutil.rmtree(directory, ignore_errors=True)
 
 
-__all__ = ["NODES", "RedisClusterServers", "free_port", "redis_cluster"]
+__all__ = ["NODES", "RedisClusterServers", "free_port", "redis_cluster", "start_cluster_or_skip"]

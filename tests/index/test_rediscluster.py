@@ -284,3 +284,21 @@ def test_an_unreachable_cluster_is_an_index_error_naming_the_url_without_the_pas
     with pytest.raises(IndexUnavailable) as caught:
         open_index(f"redis+cluster://:secret@127.0.0.1:{free_port()}?prefix=x")
     assert "127.0.0.1" in str(caught.value) and "secret" not in str(caught.value)
+
+
+def test_a_node_lost_mid_crawl_is_index_unavailable(tmp_path):
+    """A cluster of the test's own: one node stops, and the next call says Redis is
+    unreachable (the crawl applies SIMHASH_ON_INDEX_ERROR) instead of hanging."""
+    from scrapy_simhash.index.redis import IndexUnavailable
+
+    from .clusterfixture import start_cluster_or_skip
+
+    cluster = start_cluster_or_skip(tmp_path)
+    try:
+        with open_index(f"{cluster.url}?prefix=lost") as index:
+            assert index.check_and_add("a", 1) is None
+            cluster.nodes[2].stop()
+            with pytest.raises(IndexUnavailable, match="unreachable"):
+                index.check_and_add("b", 1 << 100)
+    finally:
+        cluster.stop()
