@@ -21,7 +21,7 @@ there say less than the CPU columns.
 Exactness, checked in every run: exactly one member of each tight cluster kept over all the
 clients, and ``--verify`` queries against brute force over every stored page afterwards.
 
-    python benchmarks/redis_cluster.py --size 50000 --calls 600 --repeats 3
+    python benchmarks/redis_cluster.py --size 20000 --calls 500 --repeats 3 --clusters 40
 """
 
 from __future__ import annotations
