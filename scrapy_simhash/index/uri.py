@@ -31,16 +31,13 @@ SCHEMES: dict[str, str] = {
     "redis": "scrapy_simhash.index.redis.RedisIndex",
     "rediss": "scrapy_simhash.index.redis.RedisIndex",
     "unix": "scrapy_simhash.index.redis.RedisIndex",
-    "redis+cluster": "scrapy_simhash.index.rediscluster.RedisClusterIndex",
 }
 #: The scheme of a dotted class path in :attr:`IndexUri.scheme`.
 CLASS_SCHEME = "class"
 #: Schemes whose URL goes to a client that reads its own query options (redis-py): only the
 #: options named here (and the layout's) are taken out of the query string; the rest stay.
 _CLIENT_URL_OPTIONS: Mapping[str, tuple[str, ...]] = {
-    **{scheme: ("prefix", "batch_size", "retry_interval")
-       for scheme in ("redis", "rediss", "unix")},
-    "redis+cluster": ("prefix", "batch_size", "lease"),
+    scheme: ("prefix", "batch_size", "retry_interval") for scheme in ("redis", "rediss", "unix")
 }
 #: Options ``open_index`` itself takes from a query string.
 LAYOUT_OPTIONS = ("bits", "max_distance", "tables")
