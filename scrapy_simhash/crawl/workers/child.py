@@ -124,12 +124,20 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
 #: service manager (systemd's default) sends SIGTERM to every process of the service: the crawl
 #: still needs its workers while it shuts down, and they exit when it closes their stdin.
 SHUTDOWN_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: How much lower than the crawl's the worker's scheduling priority is (``nice``). The crawl's
+#: thread bounds the crawl (downloads, callbacks); a worker's signatures can wait, their backlog
+#: is bounded and goes to the crawl's thread when it is full. On two cores shared by the crawl,
+#: a worker and whatever serves the pages, a worker of equal priority takes the crawl's core
+#: from it whenever both want it.
+NICENESS = 5
 
 
 def main() -> int:
     # (The crawl starts workers with :data:`COMMAND_CODE`, which ignores these before any import.)
     for shutdown in SHUTDOWN_SIGNALS:
         signal.signal(shutdown, signal.SIG_IGN)
+    with contextlib.suppress(AttributeError, OSError):  # (no os.nice on Windows)
+        os.nice(NICENESS)
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt frames
     try:
