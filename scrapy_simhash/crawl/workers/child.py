@@ -28,7 +28,7 @@ import signal
 import struct
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any
 
 #: Lengths of the pickle and of the out-of-band bytes that follow it.
@@ -77,11 +77,8 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def serve(
-    source: IO[bytes], sink: IO[bytes], on_ready: Callable[[], None] | None = None
-) -> int:
-    """Answer tasks from ``source`` on ``sink`` until end of input; ``on_ready`` is called once
-    the detector is built, before the first task."""
+def serve(source: IO[bytes], sink: IO[bytes]) -> int:
+    """Answer tasks from ``source`` on ``sink`` until end of input."""
     from scrapy_simhash.crawl.itempage import ItemFields, item_signature
     from scrapy_simhash.crawl.signing import page_signature, rebuilt_response, text_signature
     from scrapy_simhash.crawl.urlrules import declared_canonical
@@ -100,8 +97,6 @@ def serve(
         return 1
     sink.write(encode_frame(("ready", None, 0.0, None)))  # warmed up: send the pages now
     sink.flush()
-    if on_ready is not None:
-        on_ready()
     while (task := read_frame(source)) is not None:
         started = time.perf_counter()
         try:
@@ -129,19 +124,6 @@ def serve(
 #: service manager (systemd's default) sends SIGTERM to every process of the service: the crawl
 #: still needs its workers while it shuts down, and they exit when it closes their stdin.
 SHUTDOWN_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-#: How much lower than the crawl's the worker's scheduling priority is (``nice``). The crawl's
-#: thread bounds the crawl (downloads, callbacks); a worker's signatures can wait, their backlog
-#: is bounded and goes to the crawl's thread when it is full. On two cores shared by the crawl,
-#: a worker and whatever serves the pages, a worker of equal priority takes the crawl's core
-#: from it whenever both want it.
-NICENESS = 5
-
-
-def lower_priority() -> None:
-    """Lower this process's priority by :data:`NICENESS`: once the worker is ready, so that its
-    start-up (or the news that it cannot start) is as quick as before."""
-    with contextlib.suppress(AttributeError, OSError):  # (no os.nice on Windows)
-        os.nice(NICENESS)
 
 
 def main() -> int:
@@ -151,7 +133,7 @@ def main() -> int:
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints must not corrupt frames
     try:
-        return serve(sys.stdin.buffer, sink, on_ready=lower_priority)
+        return serve(sys.stdin.buffer, sink)
     except BrokenPipeError:
         # The crawl has gone (it ended before this worker was ready, say): nobody to answer.
         # Leave at once: the interpreter's own flush of the sink at exit would fail again.

@@ -17,7 +17,6 @@ from scrapy_simhash.crawl.urlrules import declared_canonical
 from scrapy_simhash.crawl.workers.child import (
     COMMAND_CODE,
     HEADER,
-    NICENESS,
     encode_frame,
     frame_parts,
     read_frame,
@@ -132,20 +131,6 @@ def test_an_item_task_is_signed_as_the_crawl_signs_the_item():
     expected = item_signature(detector, as_page, max_size=config.max_body_size)
     assert (page_signature, page_note) == expected
     assert page_signature == detector.sign_html(ARTICLE)
-
-
-def test_the_ready_hook_runs_after_the_ready_frame_and_lowers_the_priority_in_main():
-    sink = io.BytesIO()
-    written_before_hook = []
-    serve(io.BytesIO(encode_frame(("init", SimhashConfig()))), sink,
-          on_ready=lambda: written_before_hook.append(sink.getvalue()))
-    [written] = written_before_hook
-    assert read_frame(io.BytesIO(written)) == READY
-    code = ("import os; from scrapy_simhash.crawl.workers.child import lower_priority; "
-            "before = os.nice(0); lower_priority(); print(os.nice(0) - before)")
-    lowered = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True)
-    assert int(lowered.stdout) == NICENESS
 
 
 def test_a_page_body_travels_out_of_band_as_the_very_bytes_object():
