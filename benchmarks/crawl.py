@@ -1,6 +1,7 @@
 """Crawl throughput with the plugin off and on, over real corpus pages served on loopback.
 
-    .venv/bin/python benchmarks/crawl.py [--runs 3] [--langs en,zh] [--set NAME=VALUE ...]
+    .venv/bin/python benchmarks/crawl.py [--runs 3] [--langs en,zh] [--pages N] [--quick]
+        [--set NAME=VALUE ...]
 
 For each language, the pages of ../shared/corpora are served by a threaded HTTP server in a
 process of its own; the same spider (title, links, paragraph text of each page) crawls them with
@@ -23,6 +24,14 @@ full collections of Python's cyclic garbage collector took (every parsed page is
 Scrapy's response and its cached selector refer to each other). ``--set`` adds a Scrapy setting
 to every crawl of the run, plugin off and on alike (``--set CONCURRENT_ITEMS=1``: how much of the
 plugin's share depends on Scrapy's own cost per response).
+
+``--pages N`` makes a long crawl of N pages per language out of the few hundred of the corpus:
+each page as it is, then copies of them, each at a URL of its own: in copy k, every word of
+the corpus's vocabulary (but its :data:`COMMON_WORDS` commonest) becomes another one, by a
+permutation of the vocabulary drawn for k (:func:`distinct_copy`). A copy keeps its page's
+markup, size and the places of its stop words, so it costs what its page costs to download,
+parse and extract, but its text is another document: the plugin keeps it (the table's
+"dropped" column says how many pages it dropped). The server makes the copies before the crawls.
 """
 
 from __future__ import annotations
@@ -31,10 +40,13 @@ import argparse
 import codecs
 import json
 import multiprocessing
+import random
+import re
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -45,6 +57,8 @@ sys.path.insert(0, str(REPO))
 from corpora import iter_pages  # noqa: E402
 
 GOALS = {"en": 0.9, "zh": 0.8}
+#: The commonest words of the corpus's text, left as they are in the copies of its pages.
+COMMON_WORDS = 150
 
 CRAWL_SCRIPT = r"""
 import gc, json, sys, time
@@ -147,8 +161,51 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _serve(pages: list[tuple[bytes, str]], port_out) -> None:
-    _Handler.pages = pages
+_TEXT = re.compile(rb">[^<]+")
+_WORD = re.compile(rb"\b[a-z]{3,12}\b")
+
+
+def distinct_copy(body: bytes, words: list[bytes], copy: int) -> bytes:
+    """Copy ``copy`` of ``body``: in the text between its tags, every lowercase word of
+    ``words`` becomes another one of them, by a permutation of ``words`` drawn for ``copy``.
+    The markup, the capitalised words, the stop words' places and the text's length stay (as
+    much as the words' lengths allow): the page is extracted the same way, its words differ."""
+    shuffled = list(words)
+    random.Random(copy).shuffle(shuffled)
+    renamed = dict(zip(words, shuffled, strict=True))
+
+    def rename(word: re.Match) -> bytes:
+        return renamed.get(word.group(), word.group())
+
+    return _TEXT.sub(lambda text: _WORD.sub(rename, text.group()), body)
+
+
+def copy_vocabulary(lang: str) -> list[bytes]:
+    """Words (3 to 12 lowercase ASCII letters) of the ground-truth text of the corpus's pages in
+    ``lang`` but for the commonest (stop words keep their places), in a stable order: what the
+    copies' words are renamed to and from."""
+    counts: Counter[bytes] = Counter()
+    for page in iter_pages(with_truth_text=True):
+        if page.lang == lang:
+            counts.update(_WORD.findall(page.truth_text.encode("utf-8")))
+    common = {word for word, _ in counts.most_common(COMMON_WORDS)}
+    return sorted(word for word in counts if word not in common)
+
+
+def page_copies(pages: list[tuple[bytes, str]], words: list[bytes], count: int
+                ) -> list[tuple[bytes, str]]:
+    """``count`` pages: ``pages`` as they are, then distinct copies of them (see
+    :func:`distinct_copy`)."""
+    served = list(pages[:count])
+    while len(served) < count:
+        copy, page = divmod(len(served), len(pages))
+        body, content_type = pages[page]
+        served.append((distinct_copy(body, words, copy), content_type))
+    return served
+
+
+def _serve(pages: list[tuple[bytes, str]], words: list[bytes], count: int, port_out) -> None:
+    _Handler.pages = page_copies(pages, words, count)  # (made here: no 2,000 pages to pickle)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     port_out.put(server.server_address[1])
@@ -261,6 +318,11 @@ def profile(lang: str, pages: list[tuple[bytes, str]]) -> dict[str, float]:
 
 
 MODES = ("off", "on", "inline")
+NAN = float("nan")
+
+
+def _median(values: list[float] | tuple[float, ...]) -> float:
+    return statistics.median(values) if values else NAN
 
 
 def setting_argument(text: str) -> tuple[str, object]:
@@ -281,8 +343,14 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         type=setting_argument, help="a Scrapy setting for every crawl of the "
                         "run, plugin off and on alike (VALUE read as JSON if it parses)")
+    parser.add_argument("--pages", type=int, default=0, metavar="N",
+                        help="crawl N pages per language: the corpus's pages, then distinct "
+                        "copies of them (see the module docstring); default: each page once")
+    parser.add_argument("--quick", action="store_true", help="plugin off and on only: no "
+                        "inline crawls, no cold starts (their columns read nan)")
     args = parser.parse_args()
     settings = dict(args.set)
+    modes = ("off", "on") if args.quick else MODES
     rows = []
     profiles = {}
     cold_seconds: dict[str, dict[str, float]] = {}
@@ -290,10 +358,14 @@ def main() -> int:
     steady_ms: dict[str, dict[str, tuple[float, ...]]] = {}  # (thread CPU, full GC) per page
     for lang in args.langs.split(","):
         pages = load_pages(lang)
+        count = args.pages or len(pages)
+        words = copy_vocabulary(lang) if count > len(pages) else []
         queue: multiprocessing.Queue = multiprocessing.Queue()
-        server = multiprocessing.Process(target=_serve, args=(pages, queue), daemon=True)
+        server = multiprocessing.Process(
+            target=_serve, args=(pages, words, count, queue), daemon=True
+        )
         server.start()
-        base = f"http://127.0.0.1:{queue.get(timeout=30)}"
+        base = f"http://127.0.0.1:{queue.get(timeout=600)}"
         rates: dict[str, list[float]] = {mode: [] for mode in MODES}
         whole: dict[str, list[float]] = {mode: [] for mode in MODES}
         cold: dict[str, list[float]] = {mode: [] for mode in MODES}
@@ -303,8 +375,8 @@ def main() -> int:
         last_stats = {}
         try:
             for _ in range(args.runs):
-                for mode in MODES:
-                    result = crawl_once(base, len(pages), mode, settings=settings)
+                for mode in modes:
+                    result = crawl_once(base, count, mode, settings=settings)
                     rates[mode].append(steady_rate(result["times"]))
                     whole[mode].append(result["pages"] / result["seconds"])
                     cpu[mode].append(1000 * result["cpu"] / result["pages"])
@@ -316,22 +388,23 @@ def main() -> int:
                             stats.get("simhash/time/pages/fingerprint", 0)
                             + stats.get("simhash/time/items/fingerprint", 0)
                         ) / result["pages"])
-                for mode in MODES:
+                for mode in modes if not args.quick else ():
                     cold[mode].append(
-                        crawl_once(base, len(pages), mode, "cold", settings)["seconds_whole"]
+                        crawl_once(base, count, mode, "cold", settings)["seconds_whole"]
                     )
         finally:
             server.terminate()
             server.join()
-        rate = {mode: statistics.median(values) for mode, values in rates.items()}
-        cpu_ms = {mode: statistics.median(values) for mode, values in cpu.items()}
-        cold_seconds[lang] = {mode: statistics.median(values) for mode, values in cold.items()}
+        rate = {mode: _median(values) for mode, values in rates.items()}
+        cpu_ms = {mode: _median(values) for mode, values in cpu.items()}
+        cold_seconds[lang] = {mode: _median(values) for mode, values in cold.items()}
         steady_ms[lang] = {
-            mode: tuple(statistics.median(column) for column in zip(*values, strict=True))
+            mode: tuple(_median(column) for column in zip(*values, strict=True))
+            if values else (NAN, NAN)
             for mode, values in steady.items()
         }
         first_to_last[lang] = statistics.median(whole["on"]) / statistics.median(whole["off"])
-        rows.append((lang, len(pages), rate, cpu_ms, statistics.median(worker_ms),
+        rows.append((lang, count, rate, cpu_ms, statistics.median(worker_ms),
                      last_stats.get("simhash/workers/processes", 0),
                      last_stats.get("simhash/pages/dropped", 0)))
         profiles[lang] = profile(lang, pages)

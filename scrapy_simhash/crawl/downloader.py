@@ -288,38 +288,61 @@ class SimhashDownloaderMiddleware(DedupComponent):
         return self._apply(request, response, outcome)
 
     async def _check_with_workers(self, request: Request, response: HtmlResponse) -> Response:
-        """In a worker when one has room, else inline; decided in the order checks began."""
+        """In a worker when one has room, else inline; decided in the order checks began. With
+        URL rules the worker also reads the URL the page declares as its own (``declared``):
+        one scan of the body fewer on the crawl's thread."""
         workers = self.workers
         offloaded = None
+        declared: list[str | None] = []
         if workers is not None and workers.available and workers.has_room(len(response.body)):
-            offloaded = workers.submit_page(response)
+            read_canonical = self.url_rules is not None
+            waiter = workers.submit_page(response, read_canonical=read_canonical)
+            if waiter is not None and read_canonical:
+                offloaded = self._worker_answer(waiter, declared)
+            else:
+                offloaded = waiter
         outcome = await self.dedup.check_in_order(
             response.url, self._signature, response, offloaded, retry=_is_retry(request)
         )
-        return self._apply(request, response, outcome)
+        return self._apply(request, response, outcome, declared)
 
-    def _apply(self, request: Request, response: Response, outcome: Outcome) -> Response:
+    @staticmethod
+    async def _worker_answer(waiter: Any, declared: list[str | None]) -> tuple[Any, float, Any]:
+        """A worker's answer for a page whose canonical URL it read: that URL goes to
+        ``declared``, the answer on as without it."""
+        signature, seconds, (note, canonical) = await waiter
+        declared.append(canonical)
+        return signature, seconds, note
+
+    def _apply(
+        self, request: Request, response: Response, outcome: Outcome,
+        declared: list[str | None] | None = None,
+    ) -> Response:
         if outcome.dropped:
             duplicate_of = outcome.match.key if outcome.match else None
             distance = outcome.match.distance if outcome.match else None
             if duplicate_of is not None:
                 self._hold(request, duplicate_of)
-                self._learn(response, duplicate_of)
+                self._learn(response, duplicate_of, declared)
             raise NearDuplicatePage(response.url, duplicate_of, distance)
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
             if outcome.match is None and outcome.reason is None:  # stored under its URL
                 request.meta[META_KEY] = response.url
-                self._learn(response, None)
+                self._learn(response, None, declared)
             elif outcome.reason == "dry_run" and outcome.match is not None:
-                self._learn(response, outcome.match.key)
+                self._learn(response, outcome.match.key, declared)
         return response
 
-    def _learn(self, response: Response, duplicate_of: str | None) -> None:
+    def _learn(
+        self, response: Response, duplicate_of: str | None,
+        declared: list[str | None] | None = None,
+    ) -> None:
         """Tell the URL rules a page was fetched, and dropped as a duplicate of
         ``duplicate_of`` or (None) kept as distinct, and the URL it declares as its own
-        (canonical link, ``og:url``); count what went live or was retired."""
+        (canonical link, ``og:url``: read here unless ``declared`` holds a worker's reading);
+        count what went live or was retired."""
         rules = self.url_rules
         if rules is None:
             return
@@ -330,7 +353,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
             rules.dropped(url, duplicate_of)
         else:
             rules.kept(url)
-        canonical = declared_canonical(response.body, url)
+        canonical = declared[0] if declared else declared_canonical(response.body, url)
         if canonical is not None:
             rules.declared(url, canonical)
         stats = self.crawler.stats

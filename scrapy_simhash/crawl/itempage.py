@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from scrapy_simhash.crawl.signing import rebuilt_response
+from scrapy_simhash.crawl.signing import page_signature, rebuilt_response, text_signature
 from scrapy_simhash.extract.builtin import text_units
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse
+
+    from scrapy_simhash.detectors import Detector, Signed
 
 _DOCUMENT_START = re.compile(
     r"\A(?:\ufeff)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head)\b",
@@ -125,3 +127,34 @@ def item_page(text: str, url: str, max_size: int) -> HtmlResponse | None:
     if len(body) > max_size:
         return None
     return rebuilt_response(url, body, "text/html; charset=utf-8", "utf-8")
+
+
+class ItemFields(NamedTuple):
+    """What an item's check reads: its key, the parts of its text fields (joined by newlines,
+    its text) and the fields that may hold a whole page, as (name, value), in order."""
+
+    key: str
+    parts: list[str]
+    pages: list[tuple[str, str]]
+
+    @property
+    def largest_page(self) -> int:
+        """Characters of the longest field that may hold a page (0: none)."""
+        return max((len(value) for _, value in self.pages), default=0)
+
+
+def item_signature(
+    detector: Detector, fields: ItemFields, *, max_size: int
+) -> tuple[Signed, tuple[str, str, str | None] | None]:
+    """(signature, note) of an item: of the page the first of ``fields.pages`` that holds one
+    holds (:func:`item_page`), signed as the crawl signs a page, with the note (field, "HTML" or
+    "visible text", the page signature's note); else of its text (note None). Run where the
+    signature is computed (a worker, or the crawl's thread), so that the crawl's thread neither
+    scans nor joins a page's worth of text."""
+    for name, value in fields.pages:
+        page = item_page(value, fields.key, max_size)
+        if page is not None:
+            signature, page_note = page_signature(detector, page, own_copy=True)
+            kind = "HTML" if is_html_document(value) else "visible text"
+            return signature, (name, kind, page_note)
+    return text_signature(detector, "\n".join(fields.parts)), None

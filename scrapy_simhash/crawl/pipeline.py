@@ -26,12 +26,10 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from scrapy_simhash.crawl.component import DedupComponent
-from scrapy_simhash.crawl.itempage import is_html_document, item_page
-from scrapy_simhash.crawl.signing import page_signature, text_signature
+from scrapy_simhash.crawl.itempage import ItemFields, item_signature
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import HtmlResponse
 
     from scrapy_simhash.crawl.dedup import Outcome
 
@@ -58,10 +56,22 @@ class NearDuplicateItem(DropItem):
 def item_text(adapter: ItemAdapter, fields: tuple[str, ...]) -> str:
     """The configured fields' text, joined by newlines: strings as they are, bytes as UTF-8,
     the parts of lists and the values of dicts one by one, anything else as ``str()``."""
+    return "\n".join(item_text_parts(adapter, fields))
+
+
+def item_text_parts(adapter: ItemAdapter, fields: tuple[str, ...]) -> list[str]:
+    """The parts :func:`item_text` joins, in order. (The crawl hands them to a worker as they
+    are: joining a page's worth of text costs the crawl's thread a pass over it.)"""
     parts: list[str] = []
     for name in fields:
         _collect_text(adapter.get(name), parts)
-    return "\n".join(parts)
+    return parts
+
+
+def _has_text(parts: list[str]) -> bool:
+    """Whether the parts joined by newlines hold more than blanks (``text.strip()``, without
+    joining them)."""
+    return any(part and not part.isspace() for part in parts)
 
 
 def _collect_text(value: Any, parts: list[str], depth: int = 0) -> None:
@@ -106,8 +116,8 @@ class SimhashPipeline(DedupComponent):
             raise DropItem(self.dedup.drop_while_stopping())
         adapter = ItemAdapter(item)
         try:
-            text = item_text(adapter, self.fields)
-            key = self._key(adapter) if text.strip() else None
+            parts = item_text_parts(adapter, self.fields)
+            key = self._key(adapter) if _has_text(parts) else None
         except Exception as error:  # a value whose str() raises: an int of 5,000 digits, say
             self.dedup.signature_failed("an item", error)  # kept unchecked, counted, logged once
             return item
@@ -116,51 +126,62 @@ class SimhashPipeline(DedupComponent):
             if not self._warned_fields and not any(name in adapter for name in self.fields):
                 self._warn_fields(adapter)
             return item
-        page = self._page(adapter, key) if self.config.item_main_text else None
+        fields = ItemFields(key, parts, self._page_candidates(adapter))
         if self.workers is not None or self.dedup.offloaded:
-            return self._check_with_workers(item, key, text, page)
-        if page is not None:
-            return self._apply(item, key, self.dedup.check(key, lambda: self._page_signature(page)))
-        return self._apply(item, key, self.dedup.check(key, lambda: self._signature(text)))
+            return self._check_with_workers(item, fields)
+        return self._apply(item, key, self.dedup.check(key, lambda: self._signature(fields)))
 
-    async def _check_with_workers(
-        self, item: Any, key: str, text: str, page: HtmlResponse | None
-    ) -> Any:
-        """In a worker when one has room, else inline; decided in the order checks began."""
+    async def _check_with_workers(self, item: Any, fields: ItemFields) -> Any:
+        """In a worker when one has room, else inline; decided in the order checks began.
+        The worker tells a field that holds a whole page from text (see
+        :func:`~scrapy_simhash.crawl.itempage.item_signature`): the crawl's thread only hands
+        the item's strings over."""
         workers = self.workers
         offloaded = None
-        if page is not None:
-            if workers is not None and workers.available and workers.has_room(len(page.body)):
-                offloaded = workers.submit_page(page)
-            outcome = await self.dedup.check_in_order(key, self._page_signature, page, offloaded)
-            return self._apply(item, key, outcome)
-        if workers is not None and workers.available and workers.has_room():
-            offloaded = workers.submit_text(text)
-        outcome = await self.dedup.check_in_order(key, self._signature, text, offloaded)
-        return self._apply(item, key, outcome)
+        if workers is not None and workers.available and workers.has_room(fields.largest_page):
+            waiter = workers.submit_item(fields.key, fields.parts, fields.pages)
+            if waiter is not None:
+                offloaded = self._worker_answer(waiter)
+        outcome = await self.dedup.check_in_order(fields.key, self._signature, fields, offloaded)
+        return self._apply(item, fields.key, outcome)
 
-    def _signature(self, text: str) -> Any:
-        return text_signature(self.dedup.detector, text)
+    async def _worker_answer(self, waiter: Any) -> tuple[Any, float, str | None]:
+        """A worker's answer for an item, its note read as :meth:`_signature` reads it."""
+        signature, seconds, note = await waiter
+        return signature, seconds, self._read_note(note)
 
-    def _page(self, adapter: ItemAdapter, key: str) -> HtmlResponse | None:
-        """The page the first of the item's fields that holds one holds (see
-        :mod:`~scrapy_simhash.crawl.itempage`), or None."""
+    def _signature(self, fields: ItemFields) -> Any:
+        """The item's signature, computed here (no worker, or none with room)."""
+        signature, note = item_signature(
+            self.dedup.detector, fields, max_size=self.config.max_body_size
+        )
+        self.dedup.count_note(self._read_note(note))
+        return signature
+
+    def _page_candidates(self, adapter: ItemAdapter) -> list[tuple[str, str]]:
+        """The fields that may hold a whole page (see :mod:`~scrapy_simhash.crawl.itempage`),
+        in order, with their names: strings long enough to be one (none when
+        ``SIMHASH_ITEM_MAIN_TEXT`` is off)."""
+        if not self.config.item_main_text:
+            return []
+        candidates = []
         for name in self.fields:
             value = adapter.get(name)
-            if not isinstance(value, str) or len(value) < _MIN_PAGE_CHARS:
-                continue
-            page = item_page(value, key, self.config.max_body_size)
-            if page is not None:
-                self.crawler.stats.inc_value("simhash/items/as_page")
-                if not self._told_pages:
-                    self._tell_pages(name, "HTML" if is_html_document(value) else "visible text")
-                return page
-        return None
+            if isinstance(value, str) and len(value) >= _MIN_PAGE_CHARS:
+                candidates.append((name, value))
+        return candidates
 
-    def _page_signature(self, page: HtmlResponse) -> Any:
-        signature, note = page_signature(self.dedup.detector, page, own_copy=True)
-        self.dedup.count_note(note)
-        return signature
+    def _read_note(self, note: Any) -> str | None:
+        """The note of :func:`~scrapy_simhash.crawl.itempage.item_signature`: an item checked
+        as the page a field holds is counted (``simhash/items/as_page``, and said once); the
+        page signature's own note, if any, is returned."""
+        if not isinstance(note, tuple):
+            return note
+        field, kind, page_note = note
+        self.crawler.stats.inc_value("simhash/items/as_page")
+        if not self._told_pages:
+            self._tell_pages(field, kind)
+        return page_note
 
     def _tell_pages(self, field: str, kind: str) -> None:
         """Once a crawl: items are checked by the page a field holds."""

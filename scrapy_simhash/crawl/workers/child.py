@@ -6,13 +6,15 @@ out-of-band buffer: a page's body travels as a :class:`pickle.PickleBuffer`, so 
 it into or out of the pickle (PEP 574). The first frame is ``("init", config)``: the crawl's
 :class:`~scrapy_simhash.crawl.settings.SimhashConfig`, from which the worker builds the same
 detector as the crawl, and answers ``("ready", None, 0.0, None)`` once it is built and warmed
-up. Then tasks ``("page", url, body, content_type, encoding)`` (from which the
+up. Then tasks ``("page", url, body, content_type, encoding, read_canonical)`` (from which the
 worker rebuilds the crawl's ``HtmlResponse``, so Scrapy decodes and parses it the same way, or
-parses the same document straight from the body: ``signing.tree_from_body``) and
-``("text", text)``, each answered by ``("ok", signature, seconds, note)`` or
-``("error", "Type: message", seconds, None)``. An unusable ``init`` is answered by
-``("fatal", "Type: message", 0.0, None)`` and the worker exits. At end of input (the crawl
-closed the pipe, or died) it exits.
+parses the same document straight from the body: ``signing.tree_from_body``; with
+``read_canonical`` the note is (note, ``urlrules.declared_canonical`` of the page)),
+``("text", text)`` and ``("item", key, parts, pages)`` (an item's text fields, signed by
+``itempage.item_signature``: its note is a tuple or None), each answered by
+``("ok", signature, seconds, note)`` or ``("error", "Type: message", seconds, None)``. An
+unusable ``init`` is answered by ``("fatal", "Type: message", 0.0, None)`` and the worker
+exits. At end of input (the crawl closed the pipe, or died) it exits.
 
 Whatever the libraries print goes to stderr: the real stdout is kept for frames only.
 """
@@ -77,7 +79,9 @@ def _describe(error: BaseException) -> str:
 
 def serve(source: IO[bytes], sink: IO[bytes]) -> int:
     """Answer tasks from ``source`` on ``sink`` until end of input."""
+    from scrapy_simhash.crawl.itempage import ItemFields, item_signature
     from scrapy_simhash.crawl.signing import page_signature, rebuilt_response, text_signature
+    from scrapy_simhash.crawl.urlrules import declared_canonical
 
     try:  # an init this process cannot even read (a class only the crawl has, say) is fatal too
         init = read_frame(source)
@@ -85,7 +89,8 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
             return 0
         from scrapy_simhash.crawl.settings import build_detector
 
-        detector = build_detector(init[1])
+        config = init[1]
+        detector = build_detector(config)
     except Exception as error:
         sink.write(encode_frame(("fatal", _describe(error), 0.0, None)))
         sink.flush()
@@ -97,8 +102,14 @@ def serve(source: IO[bytes], sink: IO[bytes]) -> int:
         try:
             note = None
             if task[0] == "page":
-                response = rebuilt_response(*task[1:])
+                response = rebuilt_response(*task[1:5])
                 signature, note = page_signature(detector, response, own_copy=True)
+                if task[5:6] == (True,):  # and the URL the page declares as its own
+                    note = (note, declared_canonical(response.body, response.url))
+            elif task[0] == "item":
+                signature, note = item_signature(
+                    detector, ItemFields(*task[1:]), max_size=config.max_body_size
+                )
             else:
                 signature = text_signature(detector, task[1])
             answer = ("ok", signature, time.perf_counter() - started, note)

@@ -55,9 +55,11 @@ REAP_INTERVAL = 0.1
 REAP_ATTEMPTS = 100
 #: Seconds between checks for a worker stuck on one task.
 WATCHDOG_INTERVAL = 1.0
-#: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
-#: default CONCURRENT_REQUESTS: a burst of responses waits for the worker; a backlog does not).
-MAX_QUEUED = 16
+#: Tasks a worker may have waiting before the crawl computes signatures itself: twice Scrapy's
+#: default CONCURRENT_REQUESTS, so that a burst of responses and the items their callbacks
+#: yield wait for the worker (a page signed on the crawl's thread costs it ~3 ms, and with
+#: one worker on two cores that thread is what bounds the crawl); a backlog does not.
+MAX_QUEUED = 32
 #: Bytes of a page body above which the page waits for a worker (starting, or behind) rather
 #: than being parsed in the crawl's own thread: there no SIMHASH_WORKER_TIMEOUT applies, and
 #: libxml2 takes seconds on some large hostile pages (100,000 attributes on one element: 9 s).
@@ -407,17 +409,29 @@ class WorkerPool:
                                      "simhash/workers/starting")
         return False
 
-    def submit_page(self, response: Any) -> Waiter | None:
+    def submit_page(self, response: Any, read_canonical: bool = False) -> Waiter | None:
         """Hand a Scrapy HTML response to the least busy worker; await the result for
         (signature, seconds spent in the worker, note), see
-        :func:`~scrapy_simhash.crawl.signing.page_signature`.
+        :func:`~scrapy_simhash.crawl.signing.page_signature`; ``read_canonical``: the note is
+        (note, the URL the page declares as its own or None, see
+        :func:`~scrapy_simhash.crawl.urlrules.declared_canonical`).
         None when no worker is running (compute inline)."""
         url, body, content_type, encoding = response_parts(response)
-        return self._submit(("page", url, pickle.PickleBuffer(body), content_type, encoding))
+        return self._submit(
+            ("page", url, pickle.PickleBuffer(body), content_type, encoding, read_canonical)
+        )
 
     def submit_text(self, text: str) -> Waiter | None:
         """:meth:`submit_page` for an item's text (its note is always None)."""
         return self._submit(("text", text))
+
+    def submit_item(
+        self, key: str, parts: list[str], pages: list[tuple[str, str]]
+    ) -> Waiter | None:
+        """:meth:`submit_page` for an item: its key, its text's parts and the fields that may
+        hold a page, signed by :func:`~scrapy_simhash.crawl.itempage.item_signature` (whose
+        note the answer carries). (A field among ``parts`` and ``pages`` is pickled once.)"""
+        return self._submit(("item", key, parts, pages))
 
     def _submit(self, message: tuple) -> Waiter | None:
         takers = self._takers()

@@ -11,7 +11,9 @@ import sys
 
 import pytest
 
+from scrapy_simhash.crawl.itempage import ItemFields, item_signature
 from scrapy_simhash.crawl.settings import SimhashConfig, build_detector
+from scrapy_simhash.crawl.urlrules import declared_canonical
 from scrapy_simhash.crawl.workers.child import (
     COMMAND_CODE,
     HEADER,
@@ -98,6 +100,37 @@ def test_the_worker_says_it_is_ready_once_its_detector_is_built():
     sink.seek(0)
     assert read_frame(sink) == READY
     assert read_frame(sink) is None
+
+
+def test_a_page_task_that_asks_for_it_gets_the_declared_canonical_url_with_its_note():
+    head = '<link rel="canonical" href="/tides">'
+    body = ARTICLE.replace("<title>", head + "<title>").encode()
+    url = "http://example.com/tides?ref=home"
+    answers = _run(
+        ("init", SimhashConfig()),
+        ("page", url, body, "text/html; charset=utf-8", None, True),
+        ("page", url, body, "text/html; charset=utf-8", None, False),
+    )
+    (_, asked, _, note), (_, plain, _, plain_note) = answers
+    assert note == (None, "http://example.com/tides") == (None, declared_canonical(body, url))
+    assert plain_note is None
+    assert asked == plain
+
+
+def test_an_item_task_is_signed_as_the_crawl_signs_the_item():
+    config = SimhashConfig()
+    detector = build_detector(config)
+    text = ["Tides", "The moon pulls on the oceans and the water rises twice a day. " * 5]
+    as_text = ItemFields("http://example.com/a", text, [])
+    as_page = ItemFields("http://example.com/b", ["Tides", ARTICLE], [("body", ARTICLE)])
+    answers = _run(("init", config), ("item", *as_text), ("item", *as_page))
+    (_, text_signature, _, text_note), (_, page_signature, _, page_note) = answers
+    assert text_note is None
+    assert text_signature == detector.sign_text("\n".join(text))
+    assert page_note == ("body", "HTML", None)
+    expected = item_signature(detector, as_page, max_size=config.max_body_size)
+    assert (page_signature, page_note) == expected
+    assert page_signature == detector.sign_html(ARTICLE)
 
 
 def test_a_page_body_travels_out_of_band_as_the_very_bytes_object():
