@@ -55,11 +55,9 @@ REAP_INTERVAL = 0.1
 REAP_ATTEMPTS = 100
 #: Seconds between checks for a worker stuck on one task.
 WATCHDOG_INTERVAL = 1.0
-#: Tasks a worker may have waiting before the crawl computes signatures itself: twice Scrapy's
-#: default CONCURRENT_REQUESTS, so that a burst of responses and the items their callbacks
-#: yield wait for the worker (a page signed on the crawl's thread costs it ~3 ms, and with
-#: one worker on two cores that thread is what bounds the crawl); a backlog does not.
-MAX_QUEUED = 32
+#: Tasks a worker may have waiting before the crawl computes signatures itself (Scrapy's
+#: default CONCURRENT_REQUESTS: a burst of responses waits for the worker; a backlog does not).
+MAX_QUEUED = 16
 #: Bytes of a page body above which the page waits for a worker (starting, or behind) rather
 #: than being parsed in the crawl's own thread: there no SIMHASH_WORKER_TIMEOUT applies, and
 #: libxml2 takes seconds on some large hostile pages (100,000 attributes on one element: 9 s).
