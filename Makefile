@@ -33,9 +33,9 @@ $(OLDEST_VENV)/bin/.installed: pyproject.toml setup.py $(PYX) $(BIN)/.installed
 	touch $@
 
 # The whole suite on the newest Scrapy, then the Scrapy-facing tests on the oldest supported
-# one, each spread over the machine's cores (pytest-xdist: the crawl tests spend much of their
-# time waiting on sockets and subprocesses).
-PYTEST_WORKERS ?= auto
+# one, each spread over one process more than the machine has cores (pytest-xdist: the crawl
+# tests spend much of their time waiting on sockets and subprocesses).
+PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 
 test: test-newest test-oldest
 

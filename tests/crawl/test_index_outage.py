@@ -29,6 +29,7 @@ def own_redis(tmp_path):
     server.stop()
 
 
+@pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
 @pytest.mark.timeout(60)  # a crawl of ~20 s, plus its start-up
 def test_a_frozen_redis_never_stalls_the_crawl_and_every_page_arrives(own_redis):
     result = crawl_with_a_freeze(
@@ -38,6 +39,7 @@ def test_a_frozen_redis_never_stalls_the_crawl_and_every_page_arrives(own_redis)
     assert_never_stalled(result)
 
 
+@pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
 @pytest.mark.timeout(60)  # a crawl of ~20 s, plus its start-up
 def test_a_locked_sqlite_file_never_stalls_the_crawl_and_every_page_arrives(tmp_path):
     """Another process holds the file's write lock for 6 s (SQLite's own wait, 30 s, is longer

@@ -67,6 +67,7 @@ def _assert_one_survivor_per_cluster(kept: dict[str, object]) -> None:
     assert set(survivors.values()) == {1}
 
 
+@pytest.mark.scrapy_version_independent
 def test_workers_give_the_fingerprints_of_the_inline_path(tmp_path):
     inline, inline_stats, _ = _crawl(tmp_path / "inline", {"SIMHASH_WORKERS": 0})
     pooled, pooled_stats, _ = _crawl(tmp_path / "pooled", {"SIMHASH_WORKERS": 2})
