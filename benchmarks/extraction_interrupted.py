@@ -136,6 +136,15 @@ def ours_with(settings: dict[str, object]) -> Callable[[str], str]:
     return extract
 
 
+def peer_extractors() -> dict[str, Callable[[str], str]]:
+    """The peers, each called on a page's HTML alone."""
+    extractors: dict[str, Callable[[str], str]] = {}
+    for name in PEERS:
+        peer = get_extractor(name)
+        extractors[name] = lambda html, peer=peer: peer(html, None, None)
+    return extractors
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-peers", action="store_true", help="only ours")
@@ -151,9 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         "ours, no continuity": ours_with(CONTINUITY_OFF),
     }
     if not args.no_peers:
-        for name in PEERS:
-            peer = get_extractor(name)
-            extractors[name] = lambda html, peer=peer: peer(html, None, None)
+        extractors.update(peer_extractors())
 
     pages: list[tuple[Page, object]] = []
     for page in load_pages():

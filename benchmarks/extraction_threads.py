@@ -29,12 +29,11 @@ from collections.abc import Callable
 
 from corpora import corpora_dir
 from extraction import load_pages, prf
-from extraction_interrupted import article_paragraphs, ours_with
+from extraction_interrupted import article_paragraphs, ours_with, peer_extractors
 from lxml import etree
 
-from scrapy_simhash.extract import get_extractor, parse_html
+from scrapy_simhash.extract import parse_html
 
-PEERS = ("trafilatura", "readability")
 MIN_PARAGRAPHS = 6
 POST_PARAGRAPHS = 2
 NAMES = ("Ann", "Bob", "Chen", "Dara", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
@@ -79,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         "ours, no thread rule": ours_with({"THREADS_KEPT_WHOLE": False}),
     }
     if not args.no_peers:
-        for name in PEERS:
-            peer = get_extractor(name)
-            extractors[name] = lambda html, peer=peer: peer(html, None, None)
+        extractors.update(peer_extractors())
 
     scores: dict[tuple[str, str], list[tuple[float, float]]] = {}
     pages = 0
