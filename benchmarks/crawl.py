@@ -204,10 +204,17 @@ def page_copies(pages: list[tuple[bytes, str]], words: list[bytes], count: int
     return served
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # A web server's backlog (nginx: 511), not socketserver's 5: with 5, a burst of a crawl's
+    # concurrent connections overflows it and each connection refused waits out a 1 s SYN
+    # retransmission, a stall charged to whichever mode it happens in.
+    request_queue_size = 128
+
+
 def _serve(pages: list[tuple[bytes, str]], words: list[bytes], count: int, port_out) -> None:
     _Handler.pages = page_copies(pages, words, count)  # (made here: no 2,000 pages to pickle)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), _Handler)
     port_out.put(server.server_address[1])
     server.serve_forever()
 
@@ -229,12 +236,40 @@ def load_pages(lang: str) -> list[tuple[bytes, str]]:
     return pages
 
 
+def listen_overflows() -> int | None:
+    """The system's count of connections dropped because a listen backlog was full (Linux), or
+    None: each one is a 1 s stall of a request, whatever the plugin does."""
+    try:
+        lines = Path("/proc/net/netstat").read_text().splitlines()
+    except OSError:
+        return None
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        row = dict(zip(names.split(), values.split(), strict=False))
+        if "ListenOverflows" in row:
+            return int(row["ListenOverflows"])
+    return None
+
+
+def process_cpu(pid: int) -> float:
+    """Seconds of CPU the process ``pid`` has used (Linux), else nan."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def crawl_once(
-    base: str, count: int, mode: str, start: str = "warm", settings: dict | None = None
+    base: str, count: int, mode: str, start: str = "warm", settings: dict | None = None,
+    server_pid: int | None = None,
 ) -> dict:
     """One crawl in a fresh process; ``start="cold"``: as ``scrapy crawl`` starts, with nothing
     loaded beforehand (``seconds_whole``: the process's wall time, start-up included);
     ``settings``: Scrapy settings added to the crawl's own."""
+    overflows = listen_overflows()
+    server_cpu = process_cpu(server_pid) if server_pid else float("nan")
     began = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", CRAWL_SCRIPT, base, str(count), mode, start,
@@ -253,6 +288,10 @@ def crawl_once(
     if failures or result["pages"] < count:
         raise RuntimeError(f"{mode} crawl: {result['pages']} of {count} pages, failures {failures}")
     result["seconds_whole"] = whole_seconds
+    after = listen_overflows()
+    result["listen_drops"] = after - overflows if None not in (after, overflows) else NAN
+    if server_pid:
+        result["server_cpu"] = process_cpu(server_pid) - server_cpu
     return result
 
 
@@ -370,13 +409,18 @@ def main() -> int:
         whole: dict[str, list[float]] = {mode: [] for mode in MODES}
         cold: dict[str, list[float]] = {mode: [] for mode in MODES}
         cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
+        server_ms: dict[str, list[float]] = {mode: [] for mode in MODES}
+        drops: dict[str, list[float]] = {mode: [] for mode in MODES}
         steady: dict[str, list[tuple[float, float]]] = {mode: [] for mode in MODES}
         worker_ms: list[float] = []
         last_stats = {}
         try:
             for _ in range(args.runs):
                 for mode in modes:
-                    result = crawl_once(base, count, mode, settings=settings)
+                    result = crawl_once(base, count, mode, settings=settings,
+                                        server_pid=server.pid)
+                    server_ms[mode].append(1000 * result["server_cpu"] / result["pages"])
+                    drops[mode].append(result["listen_drops"])
                     rates[mode].append(steady_rate(result["times"]))
                     whole[mode].append(result["pages"] / result["seconds"])
                     cpu[mode].append(1000 * result["cpu"] / result["pages"])
@@ -404,6 +448,8 @@ def main() -> int:
             for mode, values in steady.items()
         }
         first_to_last[lang] = statistics.median(whole["on"]) / statistics.median(whole["off"])
+        cpu_ms.update({f"server {mode}": _median(values) for mode, values in server_ms.items()})
+        cpu_ms.update({f"drops {mode}": sum(values) for mode, values in drops.items()})
         rows.append((lang, count, rate, cpu_ms, statistics.median(worker_ms),
                      last_stats.get("simhash/workers/processes", 0),
                      last_stats.get("simhash/pages/dropped", 0)))
@@ -429,13 +475,15 @@ def main() -> int:
         print(f"| {lang} | {seconds['off']:.2f} | {seconds['on']:.2f} "
               f"| {seconds['on'] - seconds['off']:+.2f} | {seconds['inline']:.2f} "
               f"| {seconds['inline'] - seconds['off']:+.2f} |")
-    print("\nCPU per page, ms (medians): the crawl's own process, and the worker processes")
+    print("\nCPU per page, ms (medians): the crawl's own process, the worker processes and the "
+          "site's server; connections the server's backlog dropped (all runs)")
     print("| lang | crawl process, off | crawl process, on | crawl process, inline "
-          "| workers, on |")
-    print("|---|---|---|---|---|")
+          "| workers, on | server, off | server, on | backlog drops, off / on |")
+    print("|---|---|---|---|---|---|---|---|")
     for lang, _, _, cpu_ms, worker, _, _ in rows:
         print(f"| {lang} | {cpu_ms['off']:.2f} | {cpu_ms['on']:.2f} | {cpu_ms['inline']:.2f} "
-              f"| {worker:.2f} |")
+              f"| {worker:.2f} | {cpu_ms['server off']:.2f} | {cpu_ms['server on']:.2f} "
+              f"| {cpu_ms['drops off']:g} / {cpu_ms['drops on']:g} |")
     print("\nThe crawl's thread in the steady window, ms per page (medians): CPU time, and the "
           "full garbage collections within it")
     print("| lang | CPU, off | CPU, on | CPU, inline | full GC, off | full GC, on "

@@ -12,6 +12,7 @@ class LoopbackSite(ThreadingHTTPServer):
     for any other path; ``requested`` lists the paths asked for, in order."""
 
     daemon_threads = True
+    request_queue_size = 128  # a web server's backlog (socketserver's 5 drops bursts)
 
     def __init__(self, pages: Mapping[str, bytes]) -> None:
         self.pages = dict(pages)

@@ -33,6 +33,7 @@ class DemoServer(ThreadingHTTPServer):
     """The demo site's HTTP server; remembers every path requested (for the tests)."""
 
     daemon_threads = True
+    request_queue_size = 128  # a web server's backlog (socketserver's 5 drops bursts)
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__((host, port), DemoHandler)

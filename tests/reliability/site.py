@@ -89,6 +89,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
+    # a web server's backlog, not socketserver's 5: with 5, a burst of a crawl's concurrent
+    # connections overflows it and each one refused waits out a SYN retransmission (1 s, 3 s...)
+    request_queue_size = 128
 
     def __init__(
         self, delay: float = 0.0, before_page: Callable[[str], None] | None = None

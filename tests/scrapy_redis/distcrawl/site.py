@@ -78,6 +78,7 @@ class SiteServer(ThreadingHTTPServer):
     """Serves ``pages`` on 127.0.0.1 (a free port), each response after ``delay`` seconds."""
 
     daemon_threads = True
+    request_queue_size = 128  # a web server's backlog (socketserver's 5 drops bursts)
 
     def __init__(self, pages: dict[str, bytes], delay: float = 0.0) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
