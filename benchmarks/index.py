@@ -15,8 +15,9 @@ Then the crawl's default, 128 bits within distance 16 (``--default-sizes``): the
 exact-match layout and a numpy brute-force scan, all on the same fingerprints and queries; a
 layout table (tables vs candidates per query vs memory, k = 3 and larger k, with the MIH rows)
 and a hot bucket figure (a query whose block value is shared by ``--hot`` stored fingerprints).
-The (128, 16) table also gives the memory backend's process memory per stored page, keys (~30-byte
-URLs) included: the growth of the resident set over its build, divided by the size.
+The (128, 16) table also gives the memory backend's process memory per stored page, keys
+included (``--keys short``: ~28-character URLs; ``--keys urls``: ~85, as a crawl's): the growth
+of the resident set over its build, divided by the size.
 
     python benchmarks/index.py --sizes 100000,1000000,10000000 --repeats 3
     python benchmarks/index.py --sizes 0 --layout-size 0 --hot 0 \
@@ -48,6 +49,21 @@ K = 3
 
 def key_of(i: int) -> str:
     return f"https://site.example/p/{i}"
+
+
+_SLUG_WORDS = ("news", "world", "politics", "election", "market", "report", "city", "council",
+               "storm", "sport", "final", "team", "season", "health", "study", "school")
+
+
+def url_key_of(i: int) -> str:
+    """A crawled article's URL (~85 characters): one of 50 hosts, a date, a slug of 3-8 words."""
+    h = (i * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    slug = "-".join(_SLUG_WORDS[(h >> (4 * n)) & 15] for n in range(3 + (h >> 58) % 6))
+    return (f"https://www.site{h % 50}.example/{2015 + (h >> 24) % 11}/{(h >> 32) % 12 + 1:02d}/"
+            f"{(h >> 40) % 28 + 1:02d}/{slug}-{i}.html")
+
+
+KEY_SHAPES = {"short": key_of, "urls": url_key_of}
 
 
 def make_queries(rng: np.random.Generator, stored: np.ndarray, count: int, bits: int = 64):
@@ -208,9 +224,11 @@ def default_queries(rng: np.random.Generator, words: np.ndarray, count: int) -> 
 
 
 def default_table(sizes: list[int], repeats: int, count: int, sqlite_max: int,
-                  folder: str) -> None:
+                  folder: str, key_fn: Callable[[int], str] = key_of) -> None:
     """The crawl's default (128, 16): auto (MIH) vs the 17-table layout vs brute force."""
-    print(f"\n## The default: {DEFAULT_BITS} bits, k = {DEFAULT_K} (memory unless named)\n")
+    length = statistics.mean(len(key_fn(n)) for n in range(1000))
+    print(f"\n## The default: {DEFAULT_BITS} bits, k = {DEFAULT_K} (memory unless named; keys "
+          f"like {key_fn(7)!r}, {length:.0f} characters on average)\n")
     print("| backend | layout | size | build s | single q/s | batched q/s | candidates/query | "
           "bytes/fp (keys aside) | RSS B/page (keys in) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -225,7 +243,7 @@ def default_table(sizes: list[int], repeats: int, count: int, sqlite_max: int,
             gc.collect()
             before = rss_bytes()
             index = MemoryIndex(bits=DEFAULT_BITS, max_distance=DEFAULT_K, tables=tables)
-            build, _ = timed(lambda i=index, f=fps: i.add_many((key_of(n), fp) for n, fp in
+            build, _ = timed(lambda i=index, f=fps: i.add_many((key_fn(n), fp) for n, fp in
                                                                  enumerate(f)))
             gc.collect()
             grown = rss_bytes() - before
@@ -371,6 +389,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--default-sizes", default="100000,1000000,10000000",
                         help="sizes of the (128, 16) table; empty skips it")
     parser.add_argument("--default-sqlite-max", type=int, default=1_000_000)
+    parser.add_argument("--keys", choices=sorted(KEY_SHAPES), default="short",
+                        help="the (128, 16) table's keys: short (~28 characters) or urls "
+                        "(~85: 50 hosts, dated slugs)")
     parser.add_argument("--redis", type=int, default=0, metavar="SIZE",
                         help="also measure the Redis backend at SIZE stored fingerprints "
                         "(starts its own redis-server; see benchmarks/index_redis.py)")
@@ -405,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         default_sizes = [int(s) for s in args.default_sizes.split(",") if s]
         if default_sizes:
             default_table(default_sizes, args.repeats, args.queries, args.default_sqlite_max,
-                          folder)
+                          folder, KEY_SHAPES[args.keys])
         if args.layout_size:
             layout_table(args.layout_size, args.repeats, min(args.queries, 1000))
         if args.hot:

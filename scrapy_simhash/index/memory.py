@@ -54,7 +54,9 @@ bytes per key, lives in an :class:`EvidenceStore`: about its bytes plus the key'
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import ctypes
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -63,6 +65,7 @@ import numpy as np
 from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
 from .base import Match, NearDuplicateIndex
+from .keystore import KeyStore
 from .layout import Layout, TablesOption
 
 try:  # compiled twins of one query's numpy steps (see _probe.pyx): the same rows
@@ -76,6 +79,7 @@ MASK64 = (1 << 64) - 1
 _ROW_DTYPE = np.uint32
 _MAX_ROWS = int(np.iinfo(_ROW_DTYPE).max)
 _BATCH_CHUNK = 1 << 20
+_TRIM_AFTER_ROWS = 1 << 18  # a load or a run this large gives its freed heap back (~ms)
 _QUERY_CHUNK = 4096
 _PROBE_CHUNK = 1 << 17  # probes per vectorised step of a batched probing query
 _MAX_OCCUPANCY_BITS = 1 << 28  # occupancy bitmaps up to 32 MB (the default layout: 3 MB)
@@ -149,6 +153,25 @@ class _Run:
     table_base: np.ndarray | None = None  # per table: its first directory slot (intp)
     table_shift: np.ndarray | None = None  # per table: key bits below the directory's (uint64)
     fragments: np.ndarray | None = None  # probing layouts: per entry, one word of its row
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # glibc's
+    except Exception:  # another C library (musl, macOS) or no dlopen of the process
+        return None
+
+
+def release_freed_heap() -> None:
+    """Hand the C heap's free pages back to the system, where the C library can (glibc).
+
+    Loads and merges free their temporaries (a chunk's keys and fingerprints, the runs merged
+    away) into the heap, where a large array allocated after them pins them: at 10M rows,
+    15 B a row after a bulk load and 60 B after as many single adds, memory nothing uses."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _spread(starts: np.ndarray, values: np.ndarray, total: int) -> np.ndarray:
@@ -293,6 +316,7 @@ class FingerprintTables:
                 merged = _merge(merged, run)
         self._levels = [None] * len(self._levels)
         self._levels.append(merged)
+        release_freed_heap()
 
     def _capacity(self, level: int) -> int:
         return self.buffer_size * self.fanout ** (level + 1)
@@ -310,6 +334,8 @@ class FingerprintTables:
                 levels[level] = None
             if run.size <= self._capacity(level):
                 levels[level] = run
+                if run.size >= _TRIM_AFTER_ROWS:  # the runs merged into it are freed
+                    release_freed_heap()
                 return
             level += 1
 
@@ -331,6 +357,8 @@ class FingerprintTables:
             levels[emptied] = None
         levels.extend([None] * (level + 1 - len(levels)))
         levels[level] = run
+        if run.size >= _TRIM_AFTER_ROWS:  # the runs it replaced are freed
+            release_freed_heap()
 
     def after_bulk_load(self, added: int) -> None:
         """End a load of ``added`` rows stored with ``extend(..., bulk=True)``: seal them as
@@ -342,6 +370,8 @@ class FingerprintTables:
             self.seal()
         if added * self.fanout >= len(self) and self.run_count > 1:
             self.compact()
+        if added >= _TRIM_AFTER_ROWS:  # its chunks' keys and fingerprints are freed
+            release_freed_heap()
 
     def _build_probing_run(self, start: int, end: int) -> _Run:
         """A probing layout's run of rows [start, end): per table, the rows bucketed by their
@@ -1052,7 +1082,7 @@ def _place(slots: np.ndarray, hashes: np.ndarray, entries: np.ndarray) -> None:
 class MemoryIndex(NearDuplicateIndex):
     """A near-duplicate index held in this process (``memory://``); gone when it closes.
 
-    Keys are stored as one UTF-8 byte buffer plus end offsets (about 8 bytes per key + its text).
+    Keys are kept deflated in blocks (:class:`~.keystore.KeyStore`: a URL about half its length).
     ``buffer_size`` (default 2048) and ``fanout`` (default 8) tune the insert buffer and levels.
     A removed fingerprint stays in the tables, left out of every search; evidence is kept in an
     :class:`EvidenceStore`.
@@ -1078,9 +1108,7 @@ class MemoryIndex(NearDuplicateIndex):
         self.engine = FingerprintTables(
             self.layout, buffer_size=int(buffer_size), fanout=int(fanout)
         )
-        self._key_blob = bytearray()
-        # 4 bytes a page until the keys pass 4 GiB, then 8
-        self._key_ends = _Growable(1, np.uint32)
+        self._keys = KeyStore()
         self._evidence_store = EvidenceStore()
 
     @classmethod
@@ -1095,12 +1123,7 @@ class MemoryIndex(NearDuplicateIndex):
         self._check_open()
         encoded = self._key(key).encode("utf-8")
         value = self._fingerprint(fingerprint)
-        self._key_blob += encoded
-        self._fit_key_ends(len(self._key_blob))
-        ends = self._key_ends
-        ends.reserve(1)
-        ends.data[ends.size, 0] = len(self._key_blob)
-        ends.size += 1
+        self._keys.append(encoded)
         self.engine.append(value)
 
     def add_many(self, items: Iterable[tuple[str, int]]) -> None:
@@ -1111,11 +1134,7 @@ class MemoryIndex(NearDuplicateIndex):
             while chunk := list(islice(iterator, _BATCH_CHUNK)):
                 keys = [self._key(key).encode("utf-8") for key, _ in chunk]
                 values = [self._fingerprint(fp) for _, fp in chunk]
-                lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys))
-                ends = np.cumsum(lengths) + len(self._key_blob)
-                self._key_blob += b"".join(keys)
-                self._fit_key_ends(len(self._key_blob))
-                self._key_ends.extend(ends.reshape(-1, 1))
+                self._keys.extend(keys)
                 self.engine.extend(split_words(values, self.layout.words), bulk=True)
                 added += len(chunk)
         finally:  # rows stored before a bad item are sealed all the same
@@ -1163,16 +1182,9 @@ class MemoryIndex(NearDuplicateIndex):
         """Merge all sorted runs into one (call after a bulk load, before many queries)."""
         self.engine.compact()
 
-    def _fit_key_ends(self, end: int) -> None:
-        ends = self._key_ends
-        if end > np.iinfo(ends.data.dtype).max:
-            ends.data = ends.data.astype(np.int64)
-
     def key(self, row: int) -> str:
         """The key stored at insertion rank ``row``."""
-        ends = self._key_ends.data
-        start = int(ends[row - 1, 0]) if row else 0
-        return self._key_blob[start : int(ends[row, 0])].decode("utf-8")
+        return self._keys.get(row)
 
     def _match(self, row: int, distance: int) -> Match:
         return Match(key=self.key(row), fingerprint=self.engine.fingerprint(row), distance=distance)
@@ -1182,11 +1194,11 @@ class MemoryIndex(NearDuplicateIndex):
         the evidence."""
         total = self.engine.nbytes()
         if include_keys:
-            total += len(self._key_blob) + self._key_ends.data.nbytes
+            total += self._keys.nbytes()
         if include_evidence:
             total += self._evidence_store.nbytes()
         return total
 
     def _close(self) -> None:
-        self._key_blob = bytearray()
+        self._keys = KeyStore()
         self._evidence_store = EvidenceStore()
