@@ -41,6 +41,7 @@ from twisted.internet.defer import CancelledError as DeferredCancelled
 
 from scrapy_simhash import evidence as ev
 from scrapy_simhash.crawl.indexcalls import (
+    CircuitBreaker,
     IndexBreakerOpen,
     IndexCalls,
     IndexTimeout,
@@ -51,6 +52,7 @@ from scrapy_simhash.crawl.settings import (
     SimhashConfig,
 )
 from scrapy_simhash.crawl.workers import WorkerError
+from scrapy_simhash.index.base import NearDuplicateIndexError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -289,8 +291,12 @@ class Deduplicator:
         """The timer's flush in the index's thread: a Deferred (the timer waits for it), or
         nothing while the breaker keeps the index uncalled."""
         calls = self.calls
+        if self.index is None or calls.breaker.state != CircuitBreaker.CLOSED:
+            # a flush proves nothing (Redis and memory indexes have nothing to flush): a page's
+            # or an item's call is the probe that tells whether the index answers again
+            return None
         admitted, probe = calls.admit()
-        if self.index is None or not admitted:
+        if not admitted:
             return None
         flushed = calls.call("flush", self.index.flush)
         flushed.addCallbacks(lambda _: calls.succeeded(probe),
@@ -702,7 +708,11 @@ class Deduplicator:
         self.stats.inc_value("simhash/index/errors")
         from scrapy_simhash.index.base import mask_password
 
-        if not isinstance(error, IndexTimeout):  # (the breaker said it, when it opened)
+        breaker_said_it = isinstance(error, IndexTimeout) or (  # when it opened, once
+            self.calls is not None and opens_breaker(error)
+            and self.calls.breaker.state != CircuitBreaker.CLOSED
+        )
+        if not breaker_said_it:
             self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
         if self.config.on_index_error == "stop":
             self._stop()
@@ -720,7 +730,10 @@ class Deduplicator:
             "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
             "(SIMHASH_ON_INDEX_ERROR=%r)",
             where, subject, type(error).__name__, error, kind,
-            self.config.on_index_error, exc_info=error, extra={"crawler": self.crawler},
+            self.config.on_index_error,
+            # the index's own errors (away, refused, full) say it all; anything else is a bug
+            exc_info=None if isinstance(error, NearDuplicateIndexError) else error,
+            extra={"crawler": self.crawler},
         )
 
     def _stop(self, reason: str = STOP_REASON) -> None:

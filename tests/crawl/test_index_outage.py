@@ -1,10 +1,12 @@
 """A crawl whose index freezes mid-crawl never waits on it: a real crawl of a loopback site
 (``benchmarks/index_outage.py``, which also times it beside the inline calls) while a real
 ``redis-server`` (tests/redisfixture.py) is SIGSTOPped for 6 s, or while another connection
-holds an SQLite file's write lock for 6 s."""
+holds an SQLite file's write lock for 6 s; and a crawl whose Redis goes away for good."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from functools import partial
 
 import pytest
@@ -50,6 +52,33 @@ def test_a_locked_sqlite_file_never_stalls_the_crawl_and_every_page_arrives(tmp_
         freeze_after=FREEZE_AFTER, freeze=6.0, settings={"SIMHASH_INDEX_TIMEOUT": 1},
     )
     assert_never_stalled(result)
+
+
+@pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
+@pytest.mark.timeout(60)
+def test_a_redis_gone_for_good_is_said_once_and_never_said_to_be_back(own_redis):
+    @contextlib.contextmanager
+    def stopped() -> Iterator[None]:
+        own_redis.stop()  # and never started again
+        yield
+
+    # pages further apart than the index's flushes, so that a flush would be the first call
+    # after each cool-down: the probe, were it admitted as one
+    result = crawl_with_a_freeze(
+        f"{own_redis.url}?prefix=gone", stopped, pages=10, delay=1.6, freeze_after=3, freeze=0.0,
+    )
+    assert result["returncode"] == 0, result["log"][-3000:]
+    assert len(result["received"]) == 10  # SIMHASH_ON_INDEX_ERROR="keep": every page
+    stats = result["stats"]
+    assert stats["simhash/index/breaker/opened"] == 1
+    assert "simhash/index/breaker/closed" not in stats
+    # every page after the first few was kept unchecked, most without a call (the breaker open)
+    assert stats["simhash/pages/kept/index_error"] >= 10 - 3 - 1
+    assert stats["simhash/index/breaker/decided/pages"] >= 3
+    log = result["log"]
+    assert log.count("until it answers again") == 1  # one line for the outage
+    assert "answers again after" not in log
+    assert "Traceback" not in log
 
 
 def assert_never_stalled(result: dict) -> None:
