@@ -81,6 +81,9 @@ MAX_CONFIRMED_CANDIDATES = 8
 TEMPLATE_MATCHES = 8
 #: ... "short": fewer words than this in its main text.
 TEMPLATE_MAX_WORDS = 300
+#: Distinct pages withdrawn as no content (a ban page, an interstitial) a crawl remembers: a page
+#: like one of them is no content either (see :meth:`Deduplicator.like_not_content`).
+MAX_NOT_CONTENT_SHAPES = 64
 #: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
 STOP_RETRY_SECONDS = 0.05
 STOP_ATTEMPTS = 200
@@ -189,6 +192,7 @@ class Deduplicator:
         self.order = DecisionOrder()
         self.evidence = EvidenceStore(self)
         self.templates = Templates(self)
+        self._not_content: list[Any] = []  # signatures of pages withdrawn as no content
         self._warned_withdraw = False
         #: The index's thread, deadline and breaker; None: the index is called inline.
         self.calls = IndexCalls.of(crawler, config)
@@ -456,6 +460,8 @@ class Deduplicator:
         if signed.signature is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")
+        if self.like_not_content(signed.signature):
+            return self._kept_not_content(signed.signature)
         started = time.perf_counter()
         try:
             match = self._run(self._check_and_add(key, signed))
@@ -477,6 +483,8 @@ class Deduplicator:
         if signed.signature is None:
             return self.skip("too_short")
         self.stats.inc_value(f"{self._prefix}checked")
+        if self.like_not_content(signed.signature):
+            return self._kept_not_content(signed.signature)
         if self.index is None:
             error = RuntimeError("the index is not open (see the first simhash error)")
             return self._decide_on_index_error(key, signed.signature, error)
@@ -502,6 +510,27 @@ class Deduplicator:
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
         calls.succeeded(probe)
         return self._outcome(key, signed.signature, match, retry)
+
+    def like_not_content(self, signature: Any) -> bool:
+        """Whether ``signature`` is within the threshold of a page this crawl withdrew as no
+        content. Such a page (the same ban page at another URL, or at the retry of the same
+        one) goes to its callback, which retries it or gives it up knowingly: dropped, its
+        spider would never hear of it. (A match by distance alone: the worst a false one does
+        is keep a page unchecked.)"""
+        return any(self.detector.is_duplicate(signature, shape) for shape in self._not_content)
+
+    def _kept_not_content(self, signature: Any) -> Outcome:
+        self.stats.inc_value(f"{self._prefix}kept")
+        self.stats.inc_value(f"{self._prefix}kept/not_content")
+        return Outcome(KEPT, fingerprint=signature, reason="not_content")
+
+    def _remember_not_content(self, signature: Any) -> None:
+        if (
+            signature is not None
+            and len(self._not_content) < MAX_NOT_CONTENT_SHAPES
+            and not self.like_not_content(signature)
+        ):
+            self._not_content.append(signature)
 
     def _signed(self, fingerprint: Any, seconds: float) -> Any:
         from scrapy_simhash.detectors import Signed
@@ -618,6 +647,7 @@ class Deduplicator:
         """Take a kept page back out of the index (its response was not content: a ban page,
         an interstitial); True when it was there. Pages dropped against it are the caller's to
         fetch again."""
+        self._remember_not_content(fingerprint)
         if self.index is None:
             return False
         remove = getattr(self.index, "remove", None)
@@ -636,6 +666,7 @@ class Deduplicator:
         ones. While the breaker is open the page stays in the index (counted as an error)."""
         from scrapy.utils.defer import maybe_deferred_to_future
 
+        self._remember_not_content(fingerprint)
         ticket = self.order.ticket()
         try:
             await self.order.wait(ticket)
@@ -708,11 +739,7 @@ class Deduplicator:
         self.stats.inc_value("simhash/index/errors")
         from scrapy_simhash.index.base import mask_password
 
-        breaker_said_it = isinstance(error, IndexTimeout) or (  # when it opened, once
-            self.calls is not None and opens_breaker(error)
-            and self.calls.breaker.state != CircuitBreaker.CLOSED
-        )
-        if not breaker_said_it:
+        if not isinstance(error, IndexTimeout):  # (the breaker said it, when it opened)
             self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
         if self.config.on_index_error == "stop":
             self._stop()
@@ -721,7 +748,9 @@ class Deduplicator:
         """Log the first error of each kind at each place; the index is the crawl's pages' and
         items' alike (one outage, one line), a signature this component's own."""
         kind = error_kind(error)
-        place = where if where.startswith("index") else f"{self.namespace} {where}"
+        # one line for an index's failure, whichever call met it first (an outage fails the
+        # checks, then the flush, the size and the close at the end)
+        place = "index" if where.startswith("index") else f"{self.namespace} {where}"
         logged = self.session.logged_causes
         if (place, kind) in logged:
             return

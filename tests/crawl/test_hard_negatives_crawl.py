@@ -52,6 +52,8 @@ class HardNegatives(Spider):
             retry = get_retry_request(response.request, spider=self, reason="ban")
             if retry is not None:
                 yield retry
+            else:  # retries spent: the spider gives the page up, knowingly
+                yield {{"url": response.url, "banned": True}}
             return
         yield {{"url": response.url, "retries": response.meta.get("retry_times", 0)}}
 
@@ -90,14 +92,16 @@ class _PagesHandler(BaseHTTPRequestHandler):
 
 class PagesSite(DemoServer):
     """The demo site's server (free loopback port, requests recorded) serving ``pages`` (path ->
-    (body, Content-Type)) instead; with ``first_answer``, the first request of each page but the
-    index gets that body instead, as from a bot-protection service."""
+    (body, Content-Type)) instead; with ``first_answer``, the first ``banned`` requests of each
+    page but the index get that body instead, as from a bot-protection service."""
 
-    def __init__(self, pages: dict[str, tuple[bytes, str]], first_answer: bytes | None = None):
+    def __init__(self, pages: dict[str, tuple[bytes, str]], first_answer: bytes | None = None,
+                 banned: int = 1):
         super().__init__()
         self.RequestHandlerClass = _PagesHandler
         self.pages = pages
         self.first_answer = first_answer
+        self.banned = banned
         self.served: Counter[str] = Counter()
         self._served_lock = threading.Lock()
 
@@ -106,7 +110,7 @@ class PagesSite(DemoServer):
             return None
         with self._served_lock:
             self.served[path] += 1
-            first = self.served[path] == 1
+            first = self.served[path] <= self.banned
         if first and self.first_answer is not None and path != "/":
             return self.first_answer, "text/html; charset=utf-8"
         return self.pages[path]
@@ -197,3 +201,15 @@ def test_articles_behind_a_ban_page_reach_the_callback_once_retried(tmp_path):
     assert len(urls) == len(set(urls))
     assert result.stats.get("simhash/pages/refetched", 0) + result.stats.get(
         "simhash/pages/withdrawn", 0) > 0
+
+
+def test_every_url_a_ban_page_answers_reaches_the_callback_until_its_retries_are_spent(tmp_path):
+    """Too few ban pages for a template, one ban page for every request: the spider retries
+    each (Scrapy's RETRY_TIMES, 2) and then gives it up. A page like one the spider retried is
+    no content either: neither dropped (its spider would never hear of it) nor stored."""
+    pages, family_of = site_pages({"article": articles(6)})
+    site = PagesSite(pages, first_answer=interstitial().encode(), banned=10**6)
+    result = crawl(site, tmp_path)
+    given_up = sorted(item["url"] for item in result.items if item.get("banned"))
+    assert given_up == sorted(site.url + path for path in family_of), result.stats
+    assert result.stats["simhash/pages/kept/not_content"] >= 6
