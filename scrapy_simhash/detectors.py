@@ -58,8 +58,8 @@ _SENTENCE_END = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Signed:
-    """A page's or an item's signature with the evidence that confirms a match (None for the
-    detectors whose signatures confirm themselves: MinHash, KSentence, exact)."""
+    """A page's or an item's signature with the evidence that confirms a match (None when
+    there is no signature, or for a bare signature made by hand)."""
 
     signature: Any
     evidence: ev.Evidence | None = None
@@ -107,34 +107,90 @@ class Detector(ABC):
         """The signature of an already-parsed lxml page; the tree is only read."""
         return self.signature(self.fingerprinter.extract_tree(root, url))
 
-    # What a crawl computes: the signature with its evidence, from one extraction.
+    # What a crawl computes: the signature with its evidence, from one extraction. Every
+    # algorithm's candidates are confirmed by the same evidence: a signature alone takes two
+    # pages of one template (a listing's intro, a table's caption) for one.
 
     def sign_text(self, text: str) -> Signed:
-        return Signed(self.signature(text))
+        """An item's text: weak (confirmed only by a nearly identical text) when it is short,
+        since no page beside it tells a template's text from its own."""
+        signature = self.signature(text)
+        if signature is None:
+            return Signed(None)
+        hashes, words = ev.shingle_hashes(text)
+        return Signed(signature, ev.of_hashes(hashes, words, weak=words < ev.SHORT_WORDS))
 
     def sign_html(self, html: str | bytes, encoding: str | None = None,
                   url: str | None = None) -> Signed:
-        return Signed(self.signature_html(html, encoding, url))
+        if not self.fingerprinter.reads_trees:
+            return self.sign_text(self.fingerprinter.extract(html, encoding, url))
+        from scrapy_simhash.extract import parse_html
+
+        try:
+            root = parse_html(html, encoding)
+        except Exception:
+            root = None
+        return self.sign_tree(root, url)
 
     def sign_tree(self, root: Any, url: str | None = None) -> Signed:
+        """The signature of a parsed page with its evidence: its main text's 3-grams and, when
+        the main text is short or weak, the rest of the page's (see
+        :mod:`scrapy_simhash.evidence`)."""
         if self.fingerprinter.extractor_name != "builtin":
-            return Signed(self.signature_tree(root, url))
+            return self.sign_text(self.fingerprinter.extract_tree(root, url))
+        from scrapy_simhash.extract import structured_text
+
         extraction = content_extraction(root)
-        return Signed(None if extraction is None else self.signature(extraction.text))
+        if extraction is None:
+            return Signed(None)
+        signature = self.signature(extraction.text)
+        if signature is None:
+            return Signed(None)
+        main, words = ev.shingle_hashes(extraction.text)
+        weak = ev.is_weak(words, extraction.is_article)
+        if not weak and words >= ev.SHORT_WORDS:
+            return Signed(signature, ev.of_hashes(main, words))
+        # a weak page's main text does not stand for it, and a short one may be the same on
+        # many pages of a template: its page (weak) or the rest of it (short) tells them apart
+        # (the title is a weak page's own; beside a short text it often names the site)
+        page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
+        data = structured_text(root) if page_words < ev.THIN_WORDS else ""
+        data_hashes = ev.shingle_hashes(data)[0]
+        if weak:
+            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
+        content, _ = ev.shingle_hashes(extraction.content_text())
+        rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
+        chrome = np.setdiff1d(page, content, assume_unique=True)
+        return Signed(signature, ev.of_short(main, words, rest, chrome))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:
         """Whether the evidence of two matching signatures says they are the same content
         (``same_site``: whether the pages are on one site; None: not known)."""
-        return True
+        return a is not None and b is not None and ev.confirms(a, b, same_site)
 
     @abstractmethod
     def distance(self, a: Any, b: Any) -> float:
         """How far apart two signatures are: 0 for identical content."""
 
     @abstractmethod
-    def is_duplicate(self, a: Any | None, b: Any | None) -> bool:
-        """True when both signatures exist and the pages are near duplicates."""
+    def within_threshold(self, a: Any, b: Any) -> bool:
+        """Whether two (existing) signatures are near enough to be the same content."""
+
+    def is_duplicate(self, a: Any | Signed | None, b: Any | Signed | None,
+                     same_site: bool | None = None) -> bool:
+        """Both signatures exist and are within the threshold; for two :class:`Signed` ones,
+        also confirmed by their evidence (``same_site``: whether the pages are on one site;
+        None: not known)."""
+        if isinstance(a, Signed) and isinstance(b, Signed):
+            return (
+                a.signature is not None and b.signature is not None
+                and self.within_threshold(a.signature, b.signature)
+                and self.confirms(a.evidence, b.evidence, same_site)
+            )
+        a = a.signature if isinstance(a, Signed) else a
+        b = b.signature if isinstance(b, Signed) else b
+        return a is not None and b is not None and self.within_threshold(a, b)
 
     def fingerprint_of(self, signature: Any) -> int:
         """An integer naming the signature (a Match's ``fingerprint``; ``response.meta``)."""
@@ -178,74 +234,8 @@ class SimHashDetector(Detector):
     def distance(self, a: int, b: int) -> int:
         return hamming_distance(a, b)
 
-    def is_duplicate(self, a: int | Signed | None, b: int | Signed | None,
-                     same_site: bool | None = None) -> bool:
-        """Within ``max_distance``; for two :class:`Signed` ones, also confirmed by evidence
-        (``same_site``: whether the pages are on one site; None: not known)."""
-        if isinstance(a, Signed) and isinstance(b, Signed):
-            return self.fingerprinter.is_near_duplicate(a.signature, b.signature) and (
-                self.confirms(a.evidence, b.evidence, same_site)
-            )
-        a = a.signature if isinstance(a, Signed) else a
-        b = b.signature if isinstance(b, Signed) else b
+    def within_threshold(self, a: int, b: int) -> bool:
         return self.fingerprinter.is_near_duplicate(a, b)
-
-    def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
-                 same_site: bool | None = None) -> bool:
-        return a is not None and b is not None and ev.confirms(a, b, same_site)
-
-    def sign_text(self, text: str) -> Signed:
-        """An item's text: weak (confirmed only by a nearly identical text) when it is short,
-        since no page beside it tells a template's text from its own."""
-        signature = self.signature(text)
-        if signature is None:
-            return Signed(None)
-        hashes, words = ev.shingle_hashes(text)
-        return Signed(signature, ev.of_hashes(hashes, words, weak=words < ev.SHORT_WORDS))
-
-    def sign_html(self, html: str | bytes, encoding: str | None = None,
-                  url: str | None = None) -> Signed:
-        if not self.fingerprinter.reads_trees:
-            return self.sign_text(self.fingerprinter.extract(html, encoding, url))
-        from scrapy_simhash.extract import parse_html
-
-        try:
-            root = parse_html(html, encoding)
-        except Exception:
-            root = None
-        return self.sign_tree(root, url)
-
-    def sign_tree(self, root: Any, url: str | None = None) -> Signed:
-        """The signature of a parsed page with its evidence: its main text's 3-grams and, when
-        the main text is short or weak, the rest of the page's (see
-        :mod:`scrapy_simhash.evidence`)."""
-        fingerprinter = self.fingerprinter
-        if fingerprinter.extractor_name != "builtin":
-            return self.sign_text(fingerprinter.extract_tree(root, url))
-        from scrapy_simhash.extract import structured_text
-
-        extraction = content_extraction(root)
-        if extraction is None:
-            return Signed(None)
-        signature = fingerprinter.fingerprint_text(extraction.text)
-        if signature is None:
-            return Signed(None)
-        main, words = ev.shingle_hashes(extraction.text)
-        weak = ev.is_weak(words, extraction.is_article)
-        if not weak and words >= ev.SHORT_WORDS:
-            return Signed(signature, ev.of_hashes(main, words))
-        # a weak page's main text does not stand for it, and a short one may be the same on
-        # many pages of a template: its page (weak) or the rest of it (short) tells them apart
-        # (the title is a weak page's own; beside a short text it often names the site)
-        page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
-        data = structured_text(root) if page_words < ev.THIN_WORDS else ""
-        data_hashes = ev.shingle_hashes(data)[0]
-        if weak:
-            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
-        content, _ = ev.shingle_hashes(extraction.content_text())
-        rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
-        chrome = np.setdiff1d(page, content, assume_unique=True)
-        return Signed(signature, ev.of_short(main, words, rest, chrome))
 
     @property
     def params(self) -> dict[str, Any]:
@@ -279,8 +269,8 @@ class _HashedDetector(Detector):
     def distance(self, a: Any, b: Any) -> float:
         return 0.0 if a == b else 1.0
 
-    def is_duplicate(self, a: Any | None, b: Any | None) -> bool:
-        return a is not None and b is not None and self.match_distance(a, b) is not None
+    def within_threshold(self, a: Any, b: Any) -> bool:
+        return self.match_distance(a, b) is not None
 
     def open_index(self, uri: str = "memory://", *, namespace: str = "pages", **options: Any):
         from scrapy_simhash.index.lsh import open_band_index

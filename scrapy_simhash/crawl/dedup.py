@@ -623,7 +623,7 @@ class Deduplicator:
         if templates.is_template(nearest.key):
             self.stats.inc_value(f"{self._prefix}kept/template")
             return None
-        if evidence is None:  # a detector whose signatures confirm themselves
+        if evidence is None:  # a bare signature (a detector of the user's own, say)
             return templates.matched(nearest, None)
         candidates = [nearest]
         if hasattr(self.index, "query"):  # (an index class of the user's own may only check)

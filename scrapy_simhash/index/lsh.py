@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from scrapy_simhash.index.base import (
+    MAX_EVIDENCE_BYTES,
     IndexParameterMismatch,
     Match,
     NearDuplicateIndexError,
@@ -81,6 +82,10 @@ class BandStorage(Protocol):
         """Store ``params`` unless some parameters are stored already (another opener's)."""
         ...
 
+    def put_evidence(self, key: str, evidence: bytes) -> None: ...
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]: ...
+
     def __len__(self) -> int: ...
 
     def flush(self) -> None: ...
@@ -138,6 +143,25 @@ class BandIndex:
         self.add(key, signature)
         return None
 
+    #: Evidence that confirms a match (see :mod:`scrapy_simhash.evidence`) is kept beside the
+    #: signatures, so a crawl on a persistent index confirms against earlier crawls' pages too.
+    supports_evidence = True
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        """Store ``evidence`` (at most :data:`MAX_EVIDENCE_BYTES`) under ``key``."""
+        self._check_open()
+        if not isinstance(evidence, (bytes, bytearray, memoryview)):
+            raise TypeError(f"evidence must be bytes, got {type(evidence).__name__}")
+        data = bytes(evidence)
+        if len(data) > MAX_EVIDENCE_BYTES:
+            raise ValueError(f"evidence is {len(data)} bytes; at most {MAX_EVIDENCE_BYTES}")
+        self.storage.put_evidence(key, data)
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The evidence stored under each of ``keys`` (None for a key without any)."""
+        self._check_open()
+        return self.storage.get_evidence(list(keys))
+
     def remove(self, key: str, signature: Any) -> bool:
         """Remove every stored copy of (``key``, ``signature``); True if there was one."""
         self._check_open()
@@ -194,6 +218,7 @@ class MemoryBandStorage:
         self._removed = 0
         self._tables: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
         self._params: dict[str, Any] | None = None
+        self._evidence: dict[str, bytes] = {}
 
     def insert(self, key: str, bands: Sequence[int], payload: bytes) -> None:
         row = len(self._rows)
@@ -228,6 +253,12 @@ class MemoryBandStorage:
     def store_params(self, params: Mapping[str, Any]) -> None:
         self._params = dict(params)
 
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        self._evidence[key] = evidence
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        return [self._evidence.get(key) for key in keys]
+
     def __len__(self) -> int:
         return len(self._rows) - self._removed
 
@@ -261,6 +292,7 @@ class SqliteBandStorage:
         self.commit_every = max(1, int(commit_every))
         self._rows_table = f"lsh_{namespace}_rows"
         self._bands_table = f"lsh_{namespace}_bands"
+        self._evidence_table = f"lsh_{namespace}_evidence"
         self._namespace = namespace
         self._path = str(path)
         # ``timeout``: how long to wait for another process's write lock (SQLite's busy timeout),
@@ -299,6 +331,10 @@ class SqliteBandStorage:
                     f"CREATE INDEX IF NOT EXISTS {self._bands_table}_lookup "
                     f"ON {self._bands_table} (band, hash)"
                 )
+                db.execute(  # (a file from before evidence gets the table on its next open)
+                    f"CREATE TABLE IF NOT EXISTS {self._evidence_table} "
+                    "(key TEXT PRIMARY KEY, evidence BLOB NOT NULL)"
+                )
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
@@ -328,6 +364,25 @@ class SqliteBandStorage:
         shared.pending += 1
         if shared.pending >= self.commit_every:
             self.flush()
+
+    def put_evidence(self, key: str, evidence: bytes) -> None:
+        """In the open transaction, committed as the rows are."""
+        self._shared.begin()
+        self._db.execute(
+            f"INSERT OR REPLACE INTO {self._evidence_table} (key, evidence) VALUES (?, ?)",
+            (key, evidence),
+        )
+
+    def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
+        found: dict[str, bytes] = {}
+        distinct = list(dict.fromkeys(keys))
+        for start in range(0, len(distinct), 500):
+            chunk = distinct[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            found.update(self._db.execute(
+                f"SELECT key, evidence FROM {self._evidence_table} WHERE key IN ({marks})", chunk,
+            ).fetchall())
+        return [None if key not in found else bytes(found[key]) for key in keys]
 
     def candidates(self, bands: Sequence[int]) -> list[tuple[int, str, bytes]]:
         if not bands:

@@ -191,3 +191,23 @@ def test_a_band_storage_without_remove_is_a_clear_error():
     index.add("a", 1)
     with pytest.raises(NearDuplicateIndexError, match="cannot remove"):
         index.remove("a", 1)
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_evidence_is_kept_beside_the_signatures(tmp_path, persistent):
+    uri = f"sqlite:///{tmp_path / 'bands.db'}" if persistent else "memory://"
+    detector = MinHashDetector()
+    index = detector.open_index(uri)
+    assert index.supports_evidence
+    index.put_evidence("a", b"first")
+    index.put_evidence("a", b"replaced")
+    index.put_evidence("b", b"\x00\xff")
+    assert index.get_evidence(["b", "missing", "a", "b"]) == [b"\x00\xff", None, b"replaced",
+                                                             b"\x00\xff"]
+    with pytest.raises(ValueError, match="at most"):
+        index.put_evidence("c", b"x" * 5000)
+    index.close()
+    if persistent:  # it persists as the signatures do
+        reopened = detector.open_index(uri)
+        assert reopened.get_evidence(["a"]) == [b"replaced"]
+        reopened.close()
