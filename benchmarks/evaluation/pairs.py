@@ -63,6 +63,7 @@ NATURAL_PAIRS = (
 _SKIP_TAGS = frozenset(
     {"script", "style", "noscript", "template", "svg", "iframe", "head", "title"}
 )
+_META_TITLES = frozenset({"og:title", "twitter:title", "title"})
 _BLOCK_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd"})
 _LOOSE_TEXT_TAGS = frozenset({"div", "section", "article", "span", "font", "center"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -392,10 +393,15 @@ def _transplant(template: _Page, article: _Page) -> bytes:
     main.text = "\n"
     # The template's own headline (wherever the page repeats it) becomes the article's.
     replaced = False
+    for el in root.iter("meta"):
+        # the page's declared headline (extractors read og:title before any heading), whatever
+        # it says: left alone, the copy would still announce the template's own article
+        key = (el.get("property") or el.get("name") or "").lower()
+        if key in _META_TITLES or (
+            template.title and _squash(el.get("content") or "") == template.title
+        ):
+            el.set("content", article.title)
     if template.title:
-        for el in root.iter("meta"):
-            if _squash(el.get("content") or "") == template.title:
-                el.set("content", article.title)
         for el in root.iter():
             if (isinstance(el.tag, str) and el.tag not in _SKIP_TAGS and len(el) == 0
                     and _squash(el.text or "") == template.title):
