@@ -107,6 +107,16 @@ def test_short_texts_of_one_template_with_other_data_are_distinct():
     assert not ev.confirms(short(SHELL, chair), ev.of_text(SHELL))  # a short and a long one
 
 
+def test_an_article_just_under_the_short_length_confirms_its_long_copy():
+    article = " ".join(f"{PYTHON_A} {PYTHON_B} {SPANISH_A} {SPANISH_B}".split()[:330])
+    copy = " ".join(article.split()[:290])  # a few closing lines fewer ("Source: ...")
+    assert ev.shingle_hashes(copy)[1] < ev.SHORT_WORDS <= ev.shingle_hashes(article)[1]
+    assert ev.confirms(short(copy, "Read more stories", OTHER_CHROME), evidence(article))
+    # a short text that is only a part of the long one is not it
+    part = " ".join(article.split()[:200])
+    assert not ev.confirms(short(part, "Read more stories"), evidence(article))
+
+
 def test_bytes_round_trip_and_refuse_other_versions():
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
                      short(SHELL, PYTHON_B)):
