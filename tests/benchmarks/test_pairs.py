@@ -96,6 +96,19 @@ def test_transplanted_article_text_is_in_the_new_template(pairs, loaded):
         assert found >= 0.75 * sum(map(len, paragraphs)), pair.b_id
 
 
+def test_a_transplanted_page_declares_the_article_s_title(pairs, loaded):
+    transplanted = [p for p in pairs if p.kind == "same_article_template"]
+    for pair in transplanted:
+        root = pairs_module._parse(pair.b_html, pair.encodings[1])
+        declared = [
+            meta.get("content") for meta in root.iter("meta")
+            if (meta.get("property") or meta.get("name") or "").lower() in ("og:title",
+                                                                            "twitter:title")
+        ]
+        # the template's own headline (what extractors read first) is gone with its article
+        assert set(declared) <= {loaded[pair.a_id].title}, pair.b_id
+
+
 def test_negatives_pair_different_pages(pairs):
     for pair in (p for p in pairs if not p.label):
         assert pair.a_html != pair.b_html
