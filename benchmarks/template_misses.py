@@ -58,6 +58,7 @@ class Judged:
     b_prf: tuple[float, float, float]
     distance: int | None
     confirmed: bool | None
+    within: bool  # the fingerprints within the detector's distance
     same_title: bool
 
     @property
@@ -70,7 +71,7 @@ class Judged:
             return "A extra text"
         if self.b_prf[2] < FINE:
             return "B wrong"
-        if not self.confirmed and self.distance <= default_detector().max_distance:
+        if not self.confirmed and self.within:
             return "evidence refused"
         return "distance over"
 
@@ -115,6 +116,7 @@ def judge_all(langs: list[str], per_kind: int, everything: bool) -> list[Judged]
             same_title=a_title == b_title,
             distance=hamming_distance(a.signature, b.signature) if has_both else None,
             confirmed=detector.confirms(a.evidence, b.evidence) if has_both else None,
+            within=has_both and detector.fingerprinter.is_near_duplicate(a.signature, b.signature),
         ))
     return judged
 
