@@ -15,7 +15,7 @@ and whether the evidence confirms; then a table of the misses by cause:
 - ``evidence refused``: within the distance, the evidence rule said no;
 - ``no signature``: a page without a signature (no main text found).
 
-    python benchmarks/template_misses.py [--langs en,zh] [--per-kind 100] [--all]
+    python benchmarks/template_misses.py [--langs en,zh] [--per-kind 100] [--seed 0] [--all]
 """
 
 from __future__ import annotations
@@ -91,13 +91,13 @@ def _site(url: str | None) -> str:
     return (urlsplit(url).hostname or "?").removeprefix("www.") if url else "?"
 
 
-def judge_all(langs: list[str], per_kind: int, everything: bool) -> list[Judged]:
+def judge_all(langs: list[str], per_kind: int, everything: bool, seed: int = 0) -> list[Judged]:
     """The pairs the crawl gets wrong (or every template pair and false positive if
     ``everything``), judged as ``pairs.py``'s ``scrapy-simhash`` row judges them."""
     detector: SimHashDetector = default_detector()
     truth = {page.uid: "\n".join(page.paragraphs) for page in _load_pages(None)}
     judged = []
-    for pair in build_pairs(langs=langs, per_kind=per_kind):
+    for pair in build_pairs(langs=langs, per_kind=per_kind, seed=seed):
         a_url, b_url = pair.a_url or "http://localhost/a", pair.b_url or "http://localhost/b"
         a = _crawl_signature(detector, pair.a_html, a_url, "html")
         b = _crawl_signature(detector, pair.b_html, b_url, "html")
@@ -129,11 +129,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--langs", default="en,zh")
     parser.add_argument("--per-kind", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="another draw of the pairs")
     parser.add_argument("--all", action="store_true",
                         help="list every template pair, detected or not")
     args = parser.parse_args()
     langs = args.langs.split(",")
-    judged = judge_all(langs, args.per_kind, args.all)
+    judged = judge_all(langs, args.per_kind, args.all, args.seed)
     print("| lang | kind | said | A site | B site | A F1 (P/R) | B F1 (P/R) | distance "
           "| evidence | headlines | cause | A |")
     print("|---|---|---|---|---|---|---|---:|---|---|---|---|")
