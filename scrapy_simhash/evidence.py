@@ -63,10 +63,12 @@ MAX_FOREIGN_REST_JACCARD = 0.05
 #: ... when each has at least this many 3-grams of chrome (a page without menus, header or
 #: footer tells nothing of its template).
 MIN_FOREIGN_CHROME = 20
-CHROME_SKETCH_SIZE = 32
 #: ... or when one has that many and the other at most this share of it (pages of one template
 #: carry the same menus and footer: one with a footer and one with next to none are two).
 MAX_FOREIGN_CHROME_RATIO = 0.5
+#: ... and not a part of it: less than this share of the smaller chrome inside the larger.
+MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
+CHROME_SKETCH_SIZE = 32
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
 
@@ -280,19 +282,23 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
 
 def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two short pages whose rests differ are the same text in two templates: their
-    rests have nothing in common, and they are on two hosts, or their chromes differ too (each
-    of some size, or one of some size and the other of at most half of it: two pages without
-    menus or footer tell nothing of their templates)."""
+    rests have nothing in common, and they are on two hosts, or their chromes differ too: both
+    of some size, or one of some size and the other of at most half of it and not a part of it
+    (a page of the template without its footer); two pages without menus or footer tell
+    nothing of their templates."""
     if jaccard(a.rest, a.rest_size, b.rest, b.rest_size) >= MAX_FOREIGN_REST_JACCARD:
         return False
     if same_site is False:
         return True
     small, large = sorted((a.chrome_size, b.chrome_size))
-    if large < MIN_FOREIGN_CHROME or (
-        small < MIN_FOREIGN_CHROME and small > large * MAX_FOREIGN_CHROME_RATIO
-    ):
-        return False  # too little chrome to tell the templates apart
-    return jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
+    if large < MIN_FOREIGN_CHROME:
+        return False
+    chrome = jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size)
+    if small >= MIN_FOREIGN_CHROME:
+        return chrome < MAX_FOREIGN_CHROME_JACCARD
+    if small > large * MAX_FOREIGN_CHROME_RATIO:
+        return False  # too little chrome on both to tell the templates apart
+    return containment(chrome, a.chrome_size, b.chrome_size) < MAX_FOREIGN_CHROME_CONTAINMENT
 
 
 def same_site(url_a: str | None, url_b: str | None) -> bool | None:

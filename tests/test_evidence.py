@@ -122,6 +122,8 @@ def test_the_same_short_text_beside_a_footer_and_beside_next_to_none_is_one_text
     assert ev.confirms(article, copy)
     # the same text and rests of other data beside one template stay distinct
     assert not ev.confirms(article, short(SHELL, throw, FOOTER))
+    # ... and so does a page of the template whose little chrome is a part of the other's
+    assert not ev.confirms(article, short(SHELL, throw, FOOTER.split(", terms")[0]))
     # two pages of next to no chrome tell nothing of their templates
     assert not ev.confirms(short(SHELL, chair, "Home. News. Sport. Weather."), copy)
 
