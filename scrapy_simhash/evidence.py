@@ -15,7 +15,8 @@ fields; data scripts when there is little text) without the main text, and its *
 header, footer: the site's template). Two short pages are the same when their rests are too, or
 when they are the same text in two templates: rests that share nothing, on two hosts or with
 chromes that differ too. Rests that differ beside one template are that template with other
-data.
+data. A short main text and a long one are the same only when they are nearly one text (an
+article just over the short length, and its copy a few lines shorter).
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same.
@@ -49,6 +50,8 @@ MIN_WEAK_JACCARD = 0.9
 WEAK_MAX_WORDS = 50
 #: A main text with fewer words than this is short: its page's rest must agree too.
 SHORT_WORDS = 300
+#: A short main text and a long one are the same content when they share this much (Jaccard).
+MIN_SHORT_LONG_JACCARD = 0.8
 #: A rest of fewer 3-grams (a byline, a date) is nothing beside the main text.
 MIN_REST = 8
 #: Two rests are the same when nearly all of the smaller one's 3-grams are in the other.
@@ -60,6 +63,11 @@ MAX_FOREIGN_REST_JACCARD = 0.05
 #: ... when each has at least this many 3-grams of chrome (a page without menus, header or
 #: footer tells nothing of its template).
 MIN_FOREIGN_CHROME = 20
+#: ... or when one has that many and the other at most this share of it (pages of one template
+#: carry the same menus and footer: one with a footer and one with next to none are two).
+MAX_FOREIGN_CHROME_RATIO = 0.5
+#: ... and not a part of it: less than this share of the smaller chrome inside the larger.
+MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
@@ -258,7 +266,13 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     if not a.short and not b.short:
         return True  # two long main texts
     if not a.short or not b.short:
-        return False  # a short text and a long one: nothing tells they are the same
+        # a short text and a long one: the same only when they are nearly one text (the long
+        # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
+        # template's snippet that a long page happens to hold
+        return (
+            max(a.words, b.words) >= SHORT_WORDS
+            and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
+        )
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
     if _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT):
@@ -268,16 +282,23 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
 
 def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two short pages whose rests differ are the same text in two templates: their
-    rests have nothing in common, and they are on two hosts, or their chromes (each of some
-    size: a page without menus or footer tells nothing of its template) differ too."""
+    rests have nothing in common, and they are on two hosts, or their chromes differ too: both
+    of some size, or one of some size and the other of at most half of it and not a part of it
+    (a page of the template without its footer); two pages without menus or footer tell
+    nothing of their templates."""
     if jaccard(a.rest, a.rest_size, b.rest, b.rest_size) >= MAX_FOREIGN_REST_JACCARD:
         return False
     if same_site is False:
         return True
-    return (
-        min(a.chrome_size, b.chrome_size) >= MIN_FOREIGN_CHROME
-        and jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
-    )
+    small, large = sorted((a.chrome_size, b.chrome_size))
+    if large < MIN_FOREIGN_CHROME:
+        return False
+    chrome = jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size)
+    if small >= MIN_FOREIGN_CHROME:
+        return chrome < MAX_FOREIGN_CHROME_JACCARD
+    if small > large * MAX_FOREIGN_CHROME_RATIO:
+        return False  # too little chrome on both to tell the templates apart
+    return containment(chrome, a.chrome_size, b.chrome_size) < MAX_FOREIGN_CHROME_CONTAINMENT
 
 
 def same_site(url_a: str | None, url_b: str | None) -> bool | None:

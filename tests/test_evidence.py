@@ -107,6 +107,37 @@ def test_short_texts_of_one_template_with_other_data_are_distinct():
     assert not ev.confirms(short(SHELL, chair), ev.of_text(SHELL))  # a short and a long one
 
 
+FOOTER = ("About us, careers, press, advertise with us, terms of use, privacy policy, cookie "
+          "settings, accessibility, contact the newsroom, corrections, newsletters, podcasts, "
+          "puzzles, weather, traffic, obituaries, classifieds, archive, sitemap, help centre.")
+
+
+def test_the_same_short_text_beside_a_footer_and_beside_next_to_none_is_one_text():
+    chair = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm. Price"
+    throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"
+    article = short(SHELL, chair, FOOTER)
+    assert ev.shingle_hashes(FOOTER)[0].size >= ev.MIN_FOREIGN_CHROME
+    # the other copy has next to no chrome: another template, though no URL says so
+    copy = short(SHELL, throw, "Home. News.")
+    assert ev.confirms(article, copy)
+    # the same text and rests of other data beside one template stay distinct
+    assert not ev.confirms(article, short(SHELL, throw, FOOTER))
+    # ... and so does a page of the template whose little chrome is a part of the other's
+    assert not ev.confirms(article, short(SHELL, throw, FOOTER.split(", terms")[0]))
+    # two pages of next to no chrome tell nothing of their templates
+    assert not ev.confirms(short(SHELL, chair, "Home. News. Sport. Weather."), copy)
+
+
+def test_an_article_just_under_the_short_length_confirms_its_long_copy():
+    article = " ".join(f"{PYTHON_A} {PYTHON_B} {SPANISH_A} {SPANISH_B}".split()[:330])
+    copy = " ".join(article.split()[:290])  # a few closing lines fewer ("Source: ...")
+    assert ev.shingle_hashes(copy)[1] < ev.SHORT_WORDS <= ev.shingle_hashes(article)[1]
+    assert ev.confirms(short(copy, "Read more stories", OTHER_CHROME), evidence(article))
+    # a short text that is only a part of the long one is not it
+    part = " ".join(article.split()[:200])
+    assert not ev.confirms(short(part, "Read more stories"), evidence(article))
+
+
 def test_bytes_round_trip_and_refuse_other_versions():
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
                      short(SHELL, PYTHON_B)):

@@ -63,6 +63,8 @@ NATURAL_PAIRS = (
 _SKIP_TAGS = frozenset(
     {"script", "style", "noscript", "template", "svg", "iframe", "head", "title"}
 )
+_FURNITURE_NAMES = frozenset({"footer", "header", "nav", "navbar", "menu", "copyright"})
+_META_TITLES = frozenset({"og:title", "twitter:title", "title"})
 _BLOCK_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd"})
 _LOOSE_TEXT_TAGS = frozenset({"div", "section", "article", "span", "font", "center"})
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -315,7 +317,7 @@ def _find_main(root: etree._Element, anchors: list[str], lang: str) -> etree._El
             if el is None or el.tag in ("body", "html") or el in seen:
                 break
             seen.add(el)
-            if anchors and _coverage(el, anchors) < 0.6:
+            if _page_furniture(el) or (anchors and _coverage(el, anchors) < 0.6):
                 el = el.getparent()
                 continue
             outside = set(_content_pieces(root, minimum, exclude=el))
@@ -324,6 +326,16 @@ def _find_main(root: etree._Element, anchors: list[str], lang: str) -> etree._El
                 return el
             el = el.getparent()
     return None
+
+
+def _page_furniture(el: etree._Element) -> bool:
+    """Whether the element is named as the page's footer, header or navigation: never the
+    article, however much text it holds (a site map in the footer can outweigh the article,
+    and a "template" whose footer was replaced would still show its own article)."""
+    names = f"{el.get('class') or ''} {el.get('id') or ''}".lower().replace("_", "-").split()
+    return el.tag in ("footer", "nav", "header") or any(
+        name.split("-")[0] in _FURNITURE_NAMES for name in names
+    )
 
 
 def _piece_minimum(lang: str) -> int:
@@ -392,10 +404,15 @@ def _transplant(template: _Page, article: _Page) -> bytes:
     main.text = "\n"
     # The template's own headline (wherever the page repeats it) becomes the article's.
     replaced = False
+    for el in root.iter("meta"):
+        # the page's declared headline (extractors read og:title before any heading), whatever
+        # it says: left alone, the copy would still announce the template's own article
+        key = (el.get("property") or el.get("name") or "").lower()
+        if key in _META_TITLES or (
+            template.title and _squash(el.get("content") or "") == template.title
+        ):
+            el.set("content", article.title)
     if template.title:
-        for el in root.iter("meta"):
-            if _squash(el.get("content") or "") == template.title:
-                el.set("content", article.title)
         for el in root.iter():
             if (isinstance(el.tag, str) and el.tag not in _SKIP_TAGS and len(el) == 0
                     and _squash(el.text or "") == template.title):

@@ -96,6 +96,34 @@ def test_transplanted_article_text_is_in_the_new_template(pairs, loaded):
         assert found >= 0.75 * sum(map(len, paragraphs)), pair.b_id
 
 
+def test_a_transplanted_page_declares_the_article_s_title(pairs, loaded):
+    transplanted = [p for p in pairs if p.kind == "same_article_template"]
+    for pair in transplanted:
+        root = pairs_module._parse(pair.b_html, pair.encodings[1])
+        declared = [
+            meta.get("content") for meta in root.iter("meta")
+            if (meta.get("property") or meta.get("name") or "").lower() in ("og:title",
+                                                                            "twitter:title")
+        ]
+        # the template's own headline (what extractors read first) is gone with its article
+        assert set(declared) <= {loaded[pair.a_id].title}, pair.b_id
+
+
+def test_the_main_content_is_never_the_page_footer():
+    # a site map in the footer outweighs the article: emptying the footer would leave the
+    # article in place, and a "template" made from the page would still show it
+    article = "".join(f"<p>第{i}段，本省企业入选国家绿色制造名单，推动工业高质量发展。</p>"
+                      for i in range(4))
+    site_map = "".join(f"<p>第{i}个栏目，省政府领导动态与常务会议，政务公开与办事服务。</p>"
+                       for i in range(40))
+    html = (f"<html><body><div class='article-body'>{article}</div>"
+            f"<div class='footer oflow-hd'>{site_map}</div></body></html>")
+    root = pairs_module._parse(html.encode(), "utf-8")
+    # nor is the article's container, which leaves most of the text (the footer's) in place:
+    # no element is convincing, and the page serves as no template
+    assert pairs_module._find_main(root, [], "zh") is None
+
+
 def test_negatives_pair_different_pages(pairs):
     for pair in (p for p in pairs if not p.label):
         assert pair.a_html != pair.b_html
