@@ -129,7 +129,7 @@ def start_or_skip(directory: Path, password: str | None = None) -> RedisServer:
         try:
             import redis  # noqa: F401
         except ImportError:
-            reason = "the redis client is not installed (pip install 'scrapy-simhash[redis]')"
+            reason = "the redis client is not installed (pip install redis)"
     if reason is not None:
         if required:
             pytest.fail(f"SIMHASH_REQUIRE_REDIS=1 but {reason}")

@@ -22,7 +22,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         raise CliError(
             "report draws its histogram with matplotlib, which is not installed: "
-            "pip install 'scrapy-simhash[cli]'"
+            "pip install matplotlib (the package's 'cli' extra)"
         ) from None
 
     if args.dups != STDIO and Path(args.dups).is_dir():

@@ -405,6 +405,26 @@ def parameter_of(error: Exception) -> str | None:
     return error.name if isinstance(error, ParameterError) else None
 
 
+def _algorithm_option_error(algorithm: str, name: str | None, error: Exception) -> str:
+    """What is wrong with SIMHASH_ALGORITHM_OPTIONS, in the setting's words: an option the
+    algorithm does not take is named with the ones it does."""
+    import inspect
+
+    from scrapy_simhash.detectors import _DETECTORS
+
+    unexpected = re.search(r"unexpected keyword argument '(\w+)'", str(error))
+    if not isinstance(error, TypeError) or unexpected is None:
+        return str(error)
+    name = unexpected.group(1)
+    cls = _DETECTORS.get(algorithm)
+    own = [] if cls is None else [
+        parameter for parameter in inspect.signature(cls.__init__).parameters
+        if parameter not in ("self", "fingerprinter", "fingerprint_options")
+    ]
+    takes = f"its options are {', '.join(own)}" if own else "it takes none (see docs/settings.md)"
+    return f"{name!r} is not an option of SIMHASH_ALGORITHM={algorithm!r}: {takes}"
+
+
 def build_detector(config: SimhashConfig, *, warm_up: bool = True) -> Detector:
     """The detector the settings describe; a bad value raises SimhashSettingError.
 
@@ -425,7 +445,8 @@ def build_detector(config: SimhashConfig, *, warm_up: bool = True) -> Detector:
             config.algorithm_options and name is None
         ):
             raise SimhashSettingError(
-                "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options, str(error)
+                "SIMHASH_ALGORITHM_OPTIONS", config.algorithm_options,
+                _algorithm_option_error(config.algorithm, name, error),
             ) from error
         name, value = setting_for_error(error, kwargs, config.fingerprint_settings)
         raise SimhashSettingError(name, value, str(error)) from error

@@ -1,7 +1,7 @@
 """Pluggable extractors: the built-in one, whole-page text, three peers, or a dotted path.
 
 Every extractor is a callable ``(html, encoding, url) -> str``. The peer adapters are thin and
-import their package only when chosen (``pip install scrapy-simhash[extractors]``).
+import their package only when chosen (the package's ``extractors`` extra).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from .parsing import parse_html, to_text
 
 Extractor = Callable[[str | bytes, str | None, str | None], str]
 
-EXTRAS_HINT = "pip install scrapy-simhash[extractors]"
+EXTRAS_HINT = (
+    "pip install trafilatura readability-lxml resiliparse (the package's 'extractors' extra)"
+)
 
 
 def builtin_extractor(

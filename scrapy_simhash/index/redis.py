@@ -120,7 +120,8 @@ try:
     from redis.retry import Retry
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the installation
     raise ModuleNotFoundError(
-        "the Redis index needs the 'redis' package: pip install 'scrapy-simhash[redis]'",
+        "the Redis index needs the 'redis' package: pip install 'redis>=5.3' (the package's "
+        "'redis' extra)",
         name="redis",
     ) from error
 

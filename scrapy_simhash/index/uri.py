@@ -236,8 +236,8 @@ def _load_backend(target: str, uri: str) -> type:
                 "available in this installation"
             ) from error
         raise ImportError(
-            f"index URI {uri!r} needs {error.name!r}; install it (e.g. the matching extra "
-            "of scrapy-simhash)"
+            f"index URI {uri!r} needs the module {error.name!r}, which is not installed "
+            f"(pip install {error.name})"
         ) from error
     return getattr(module, name)
 
@@ -247,8 +247,11 @@ def _load_class(path: str, uri: str) -> type:
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
+        hint = ""
+        if "://" not in uri and uri.endswith((".db", ".sqlite", ".sqlite3")):
+            hint = f"; for an SQLite file write sqlite:///{uri}"
         raise IndexOptionError(
-            f"index class {uri!r}: cannot import module {module_name!r} ({error})"
+            f"index class {uri!r}: cannot import module {module_name!r} ({error}){hint}"
         ) from error
     try:
         cls = getattr(module, name)

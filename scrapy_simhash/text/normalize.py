@@ -117,7 +117,8 @@ def _opencc_t2s() -> Callable[[str], str]:
         import opencc
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "fold_traditional=True needs OpenCC: pip install 'scrapy-simhash[chinese]'"
+            "fold_traditional=True needs OpenCC: pip install 'opencc>=1.1.9' (the package's "
+            "'chinese' extra)"
         ) from exc
     return opencc.OpenCC("t2s").convert
 

@@ -769,7 +769,7 @@ def test_report_without_the_cli_extra_names_the_package_to_install(workdir: Path
     assert result.code == 2
     assert result.stderr.strip() == (
         "scrapy-simhash: error: report draws its histogram with matplotlib, which is not "
-        "installed: pip install 'scrapy-simhash[cli]'"
+        "installed: pip install matplotlib (the package's 'cli' extra)"
     )
     assert "Traceback" not in result.stderr
     assert not (workdir / "report.html").exists()

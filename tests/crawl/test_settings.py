@@ -124,6 +124,26 @@ def test_bad_algorithm_options_name_that_setting(algorithm, options):
     assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
 
 
+@pytest.mark.parametrize(
+    ("algorithm", "option", "takes"),
+    [
+        ("simhash", "threshold", "it takes none"),
+        ("minhash", "thresh", "its options are threshold, num_perm, shingle_size"),
+        ("ksentence", "threshold", "its options are k"),
+    ],
+)
+def test_an_option_the_algorithm_does_not_take_is_named_with_the_ones_it_does(
+    algorithm, option, takes
+):
+    crawler = get_crawler(Spider, {"SIMHASH_ALGORITHM": algorithm,
+                                   "SIMHASH_ALGORITHM_OPTIONS": {option: 0.5}})
+    with pytest.raises(SimhashSettingError) as raised:
+        SimhashDownloaderMiddleware.from_crawler(crawler)
+    assert raised.value.setting == "SIMHASH_ALGORITHM_OPTIONS"
+    assert f"{option!r} is not an option of SIMHASH_ALGORITHM={algorithm!r}: {takes}" in str(
+        raised.value)
+
+
 def test_a_jobdir_index_is_in_the_jobdir_whatever_its_name_holds(tmp_path):
     from scrapy_simhash.index.uri import parse_index_uri
 

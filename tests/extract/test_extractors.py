@@ -97,4 +97,4 @@ def test_non_string_specs_are_refused():
 
 
 def test_extras_hint_is_the_install_command():
-    assert EXTRAS_HINT == "pip install scrapy-simhash[extractors]"
+    assert EXTRAS_HINT.startswith("pip install trafilatura readability-lxml resiliparse")

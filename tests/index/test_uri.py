@@ -107,3 +107,10 @@ def test_the_storage_side_loads_classes_without_scrapy(tmp_path):
                           timeout=120, check=True)
     assert done.stdout.strip() == "[]"
     assert (tmp_path / "x #1.db").is_file()
+
+
+def test_a_bare_file_name_is_told_how_to_name_an_sqlite_file():
+    from scrapy_simhash.index import IndexOptionError, open_index
+
+    with pytest.raises(IndexOptionError, match=r"for an SQLite file write sqlite:///seen\.db"):
+        open_index("seen.db")
