@@ -41,10 +41,17 @@ logger = logging.getLogger(__name__)
 page_not_content = object()
 
 
+_disabled_crawlers: weakref.WeakSet = weakref.WeakSet()
+
+
 def require_enabled(crawler: Crawler) -> None:
-    """Raise :class:`~scrapy.exceptions.NotConfigured` when ``SIMHASH_ENABLED`` is False."""
+    """Raise :class:`~scrapy.exceptions.NotConfigured` when ``SIMHASH_ENABLED`` is False; one
+    INFO line says so for the crawl (Scrapy would log a WARNING for each component told why)."""
     if read_bool(crawler.settings, "SIMHASH_ENABLED") is False:
-        raise NotConfigured("SIMHASH_ENABLED is False")
+        if crawler not in _disabled_crawlers:
+            _disabled_crawlers.add(crawler)
+            logger.info("Simhash: off (SIMHASH_ENABLED=False)", extra={"crawler": crawler})
+        raise NotConfigured
 
 
 _warned_crawlers: weakref.WeakSet = weakref.WeakSet()

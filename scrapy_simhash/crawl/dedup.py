@@ -590,7 +590,13 @@ class Deduplicator:
                 self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},
             )
             return Outcome(KEPT, fingerprint=signature, match=match, reason="dry_run")
-        if self.kind == "page":  # (Scrapy logs a dropped item itself, with the same words)
+        if self.kind == "page" and match.key == key:
+            logger.debug(
+                "Simhash: dropped page %s: the index already holds it (distance %d; stored by "
+                "an earlier crawl or an earlier attempt)", key, match.distance,
+                extra={"crawler": self.crawler},
+            )
+        elif self.kind == "page":  # (Scrapy logs a dropped item itself, with the same words)
             logger.debug(
                 "Simhash: dropped %s %s: near-duplicate of %s (distance %d)",
                 self.kind, key, match.key, match.distance, extra={"crawler": self.crawler},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from scrapy import Spider
 from scrapy.exceptions import NotConfigured
@@ -31,10 +33,15 @@ def test_a_component_has_its_own_namespace_opened_and_closed_with_the_spider(tmp
 
 
 @pytest.mark.parametrize("component", [SimhashDownloaderMiddleware, SimhashPipeline, Notes])
-def test_disabled_or_misconfigured_components_fail_at_start_up(component):
-    with pytest.raises(NotConfigured, match="SIMHASH_ENABLED is False"):
-        component.from_crawler(get_crawler(Spider, {"SIMHASH_ENABLED": False,
-                                                    "SIMHASH_BITS": "many"}))
+def test_disabled_or_misconfigured_components_fail_at_start_up(component, caplog):
+    crawler = get_crawler(Spider, {"SIMHASH_ENABLED": False, "SIMHASH_BITS": "many"})
+    with caplog.at_level(logging.INFO), pytest.raises(NotConfigured) as raised:
+        component.from_crawler(crawler)
+    assert not raised.value.args  # Scrapy logs a WARNING for a reason given
+    with pytest.raises(NotConfigured):
+        component.from_crawler(crawler)
+    said = [r for r in caplog.records if "SIMHASH_ENABLED=False" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.INFO]  # once for the crawl
     with pytest.raises(SimhashSettingError, match="SIMHASH_BITS"):
         component.from_crawler(get_crawler(Spider, {"SIMHASH_BITS": "many"}))
 
