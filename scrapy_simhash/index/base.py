@@ -69,9 +69,12 @@ class IndexParameterMismatch(NearDuplicateIndexError, ValueError):
     ) -> None:
         self.location = location
         self.differences = dict(differences)
+        shown = dict(self.differences)
+        if len(shown) > 1:  # the layout follows from the others (bits, k): they say it all
+            shown.pop("layout_signature", None)
         details = "; ".join(
             f"{name}: stored {stored!r}, requested {requested!r}"
-            for name, (stored, requested) in sorted(self.differences.items())
+            for name, (stored, requested) in sorted(shown.items())
         )
         super().__init__(
             f"{location} was built with different parameters ({details}); open it with the "
