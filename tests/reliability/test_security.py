@@ -36,7 +36,8 @@ SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|PRAGMA|WHERE
 # What SQL text may interpolate: identifiers from validated namespaces, column lists, "?" lists,
 # integer expressions of the layout, integer PRAGMA values. Values always go through "?".
 SQL_INTERPOLATIONS = {
-    "self._bands_table", "self._rows_table", "clauses", "META_TABLE", "self.table", "table",
+    "self._bands_table", "self._rows_table", "self._evidence_table", "clauses", "META_TABLE",
+    "self.table", "table",
     "columns", "marks", "where", "key_expression(self.layout, table)",
     "-int(cache_size_mb * 1024)",
     # built from the namespace, which open_index checks against [A-Za-z_][A-Za-z0-9_]*
