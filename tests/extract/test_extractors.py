@@ -58,7 +58,7 @@ def test_peers_take_empty_pages(name, page):
 )
 def test_missing_peer_names_the_extra(monkeypatch, name, module):
     monkeypatch.setitem(sys.modules, module, None)  # makes "import module" fail
-    with pytest.raises(ImportError, match=r"scrapy-simhash\[extractors\]"):
+    with pytest.raises(ImportError, match=r"pip install trafilatura readability-lxml resiliparse"):
         get_extractor(name)
 
 
