@@ -175,29 +175,23 @@ def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
     (signature and evidence) each, :class:`ExtractionFailed` for a page whose extraction raised.
 
     SimHash signs a batch of texts at once (:meth:`Fingerprinter.fingerprint_many`, the same
-    bits as one by one) and adds the evidence ``sign_text`` would; pages and other detectors
-    are signed one by one.
+    bits as one by one) with their evidence (:func:`text_evidence_many`, the same bytes);
+    pages and other detectors are signed one by one.
     """
     if kind == "html":
         return [_guarded(detector.sign_html, html, None, url) for html, url in items]
     if detector.name != "simhash":
         return [detector.sign_text(text) for text in items]
+    from scrapy_simhash.cli.textevidence import text_evidence_many
     from scrapy_simhash.detectors import Signed
 
     signatures = detector.fingerprinter.fingerprint_many(items)
+    signed = [i for i, signature in enumerate(signatures) if signature is not None]
+    evidence = iter(text_evidence_many([items[i] for i in signed]))
     return [
-        Signed(None) if signature is None else Signed(signature, _text_evidence(text))
-        for text, signature in zip(items, signatures, strict=True)
+        Signed(None) if signature is None else Signed(signature, next(evidence))
+        for signature in signatures
     ]
-
-
-def _text_evidence(text: str) -> Any:
-    """The evidence :meth:`Detector.sign_text` gives a text with a signature (a short one is
-    weak: no page beside it tells a template's text from its own)."""
-    from scrapy_simhash import evidence
-
-    hashes, words = evidence.shingle_hashes(text)
-    return evidence.of_hashes(hashes, words, weak=words < evidence.SHORT_WORDS)
 
 
 def _guarded(call: Callable[..., Any], *args: Any) -> Any:
