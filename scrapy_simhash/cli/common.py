@@ -16,7 +16,6 @@ from scrapy_simhash.index import coerce_option
 
 PROG = "scrapy-simhash"
 DEFAULT_CHUNK = 512
-_PAIR_BLOCK = 1 << 18  # distances computed at once when comparing a chunk's records pairwise
 _MAX_WARNINGS = 20
 
 
@@ -171,24 +170,28 @@ class ExtractionFailed:
 
 
 def sign_batch(detector: Any, kind: str, items: Sequence[Any]) -> list[Any]:
-    """Signatures of texts (``kind="text"``) or of ``(html, url)`` pairs (``kind="html"``);
-    :class:`ExtractionFailed` for a page whose extraction raised.
+    """What a crawl computes for texts (``kind="text"``: :meth:`Detector.sign_text`) or for
+    ``(html, url)`` pairs (``kind="html"``: :meth:`Detector.sign_html`): a ``Signed``
+    (signature and evidence) each, :class:`ExtractionFailed` for a page whose extraction raised.
 
-    SimHash signs the whole batch at once (:meth:`Fingerprinter.fingerprint_many`, the same
-    bits as one by one); other detectors sign record by record.
+    SimHash signs a batch of texts at once (:meth:`Fingerprinter.fingerprint_many`, the same
+    bits as one by one) with their evidence (:func:`text_evidence_many`, the same bytes);
+    pages and other detectors are signed one by one.
     """
-    if detector.name == "simhash":
-        fingerprinter = detector.fingerprinter
-        if kind != "html":
-            return fingerprinter.fingerprint_many(items)
-        texts = [_guarded(fingerprinter.extract, html, None, url) for html, url in items]
-        signed = iter(fingerprinter.fingerprint_many(
-            [text for text in texts if not isinstance(text, ExtractionFailed)]
-        ))
-        return [text if isinstance(text, ExtractionFailed) else next(signed) for text in texts]
     if kind == "html":
-        return [_guarded(detector.signature_html, html, None, url) for html, url in items]
-    return [detector.signature(text) for text in items]
+        return [_guarded(detector.sign_html, html, None, url) for html, url in items]
+    if detector.name != "simhash":
+        return [detector.sign_text(text) for text in items]
+    from scrapy_simhash.cli.textevidence import text_evidence_many
+    from scrapy_simhash.detectors import Signed
+
+    signatures = detector.fingerprinter.fingerprint_many(items)
+    signed = [i for i, signature in enumerate(signatures) if signature is not None]
+    evidence = iter(text_evidence_many([items[i] for i in signed]))
+    return [
+        Signed(None) if signature is None else Signed(signature, next(evidence))
+        for signature in signatures
+    ]
 
 
 def _guarded(call: Callable[..., Any], *args: Any) -> Any:

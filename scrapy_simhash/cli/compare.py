@@ -7,34 +7,45 @@ import difflib
 from pathlib import Path
 from typing import Any
 
+from scrapy_simhash import evidence as ev
 from scrapy_simhash.cli.common import CliError, build_detector, detector_options
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    """Print both pages' main texts and fingerprints, their distance and the crawl's verdict:
+    near-duplicates when the distance is within the threshold and the evidence confirms."""
     detector = build_detector(args.algorithm, detector_options(args))
     fingerprinter = detector.fingerprinter
     sides = []
     for label, name, url in (("A", args.a, args.url_a), ("B", args.b, args.url_b)):
         data = _read_input_file(name)
-        text = data.decode("utf-8", "replace") if args.text else fingerprinter.extract(
-            data, None, url
-        )
-        sides.append((label, name, text, detector.signature(text)))
-    for label, name, text, signature in sides:
-        tokens = len(fingerprinter.tokens(text))
-        print(f"{label}: {name}")
-        print(f"  main text    {len(text)} characters, {tokens} tokens")
-        if signature is None:
-            print(f"  fingerprint  none (fewer than {fingerprinter.min_tokens} tokens)")
+        if args.text:
+            text = data.decode("utf-8", "replace")
+            signed = detector.sign_text(text)
         else:
-            print(f"  fingerprint  {_signature_hex(detector, signature)}")
-    (_, _, text_a, sig_a), (_, _, text_b, sig_b) = sides
-    if sig_a is None or sig_b is None:
+            text = fingerprinter.extract(data, None, url)
+            signed = detector.sign_html(data, None, url)
+        sides.append((label, name, text, signed))
+    for label, name, text, signed in sides:
+        print(f"{label}: {name}")
+        print(f"  main text    {len(text)} characters, {len(fingerprinter.tokens(text))} tokens")
+        if signed.signature is not None:
+            print(f"  fingerprint  {_signature_hex(detector, signed.signature)}")
+        elif detector.signature(text) is None:
+            print(f"  fingerprint  none (fewer than {fingerprinter.min_tokens} tokens)")
+        else:  # the extractor found no main text: its links and furniture stand in
+            print("  fingerprint  none (no main text found: a hub or front page, never dropped)")
+    (_, _, text_a, a), (_, _, text_b, b) = sides
+    if a.signature is None or b.signature is None:
         print("distance     not computed (a side has no fingerprint)")
-        print("verdict      not comparable: too little text")
+        print("verdict      not comparable: no fingerprint to compare")
     else:
-        duplicate = detector.is_duplicate(sig_a, sig_b)
-        print(f"distance     {_distance_text(detector, sig_a, sig_b)}")
+        print(f"distance     {_distance_text(detector, a.signature, b.signature)}")
+        same_site = ev.same_site(args.url_a, args.url_b)
+        duplicate = detector.is_duplicate(a, b, same_site)
+        if detector.within_threshold(a.signature, b.signature) and not duplicate:
+            print(f"evidence     {_within_text(detector, a.signature, b.signature)} but the "
+                  f"evidence says distinct: {refusal(a.evidence, b.evidence, same_site)}")
         print(f"verdict      {'near-duplicate' if duplicate else 'different'}")
     if args.diff:
         diff = difflib.unified_diff(
@@ -45,6 +56,30 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print()
         print("\n".join(lines) if lines else "(the extracted texts are identical)")
     return 0
+
+
+def refusal(a: Any, b: Any, same_site: bool | None) -> str:
+    """Why the evidence of two pages whose signatures match does not confirm them (the
+    branches of :func:`scrapy_simhash.evidence.confirms`, in words)."""
+    if a is None or b is None:
+        return "a side has no evidence"
+    main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
+    if a.weak or b.weak:
+        return (f"a page with little text of its own, and the two pages share {main:.0%} of "
+                f"their word 3-grams (the same content at {ev.MIN_WEAK_JACCARD:.0%} or more)")
+    shared = ev.containment(main, a.size, b.size)
+    if main < ev.MIN_JACCARD or shared < ev.MIN_CONTAINMENT:
+        return (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
+                f"{main:.0%} of both (the same content at {ev.MIN_CONTAINMENT:.0%} and "
+                f"{ev.MIN_JACCARD:.0%} or more)")
+    if not a.short or not b.short:
+        return (f"a short main text and a long one that share {main:.0%} of their word 3-grams "
+                f"(one text at {ev.MIN_SHORT_LONG_JACCARD:.0%} or more)")
+    rest = ev.jaccard(a.rest, a.rest_size, b.rest, b.rest_size)
+    where = "" if same_site is None else (" on one site" if same_site else " on two sites")
+    return (f"the same short main text beside other content{where}: the rest of the pages "
+            f"shares {ev.containment(rest, a.rest_size, b.rest_size):.0%} of the smaller one's "
+            f"word 3-grams (one template with other data)")
 
 
 def _read_input_file(name: str) -> bytes:
@@ -75,3 +110,12 @@ def _distance_text(detector: Any, a: Any, b: Any) -> str:
         return (f"{detector.distance(a, b):.3f} (estimated Jaccard {detector.estimate(a, b):.3f}, "
                 f"near-duplicate at {detector.threshold} or more)")
     return f"{detector.distance(a, b):g} ({detector.name}: 0 means equal)"
+
+
+def _within_text(detector: Any, a: Any, b: Any) -> str:
+    if detector.name == "simhash":
+        return f"distance {detector.distance(a, b)} bits (within {detector.max_distance})"
+    if detector.name == "minhash":
+        return (f"estimated Jaccard {detector.estimate(a, b):.3f} (at least "
+                f"{detector.threshold})")
+    return f"distance {detector.distance(a, b):g} (within the threshold)"

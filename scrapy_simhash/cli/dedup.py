@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 
 from scrapy_simhash.cli.common import (
     _MAX_WARNINGS,
-    _PAIR_BLOCK,
     DEFAULT_CHUNK,
     PROG,
     CliError,
@@ -33,6 +32,7 @@ from scrapy_simhash.cli.common import (
     sign_batch,
     signals_deferred,
 )
+from scrapy_simhash.cli.keeper import ClusterKeeper
 from scrapy_simhash.cli.records import (
     STDIO,
     AtomicWriter,
@@ -54,6 +54,7 @@ class DedupSummary:
 
     records: int = 0
     kept: int = 0
+    unconfirmed: int = 0  # kept beside a near record whose evidence said the content differs
     dropped: int = 0
     unfingerprinted: int = 0
     skipped: int = 0
@@ -62,7 +63,8 @@ class DedupSummary:
     def line(self) -> str:
         rate = self.records / self.seconds if self.seconds > 0 else 0.0
         return (
-            f"records {self.records}, kept {self.kept}, dropped {self.dropped}, "
+            f"records {self.records}, kept {self.kept} ({self.unconfirmed} unconfirmed), "
+            f"dropped {self.dropped}, "
             f"unfingerprinted {self.unfingerprinted}, skipped {self.skipped} malformed, "
             f"{self.seconds:.2f} s ({rate:.0f} records/s)"
         )
@@ -79,94 +81,6 @@ class Duplicate:
     def as_json(self) -> str:
         row = {"id": self.id, "duplicate_of": self.duplicate_of, "distance": self.distance}
         return json.dumps(row, ensure_ascii=False)
-
-
-class ClusterKeeper:
-    """Keeps the first record of each near-duplicate cluster, a chunk at a time.
-
-    The answer is exactly the one of the sequential loop ``index.check_and_add(key, signature)``
-    over the records in order: a record is compared with the index (earlier chunks, earlier
-    runs) through one ``query_many`` per chunk, and with the records kept earlier in its own
-    chunk; the nearest match wins, ties going to the earlier record. Kept records are added with
-    one ``add_many``. Indexes without ``query_many`` (the band indexes of MinHash, KSentence
-    and exact) fall back to ``check_and_add`` per record.
-    """
-
-    def __init__(self, detector: Any, index: Any) -> None:
-        self.index = index
-        self.added = 0  # signatures this keeper stored
-        self.batched = hasattr(index, "query_many") and detector.name == "simhash"
-        if self.batched:
-            self.max_distance = index.max_distance
-            self.words = index.bits // 64
-
-    def decide(self, keys: Sequence[str], signatures: Sequence[Any]) -> list[Any]:
-        """For each record: the Match it duplicates, or None (kept, or no signature)."""
-        if not self.batched:
-            found: list[Any] = []
-            for key, signature in zip(keys, signatures, strict=True):
-                match = None if signature is None else self.index.check_and_add(key, signature)
-                self.added += signature is not None and match is None  # counted as it is stored:
-                found.append(match)  # an index that fails part-way says what it kept
-            return found
-        from scrapy_simhash.index import Match
-
-        results: list[Any] = [None] * len(keys)
-        positions = [i for i, sig in enumerate(signatures) if sig is not None]
-        if not positions:
-            return results
-        fingerprints = [signatures[i] for i in positions]
-        found = self.index.query_many(fingerprints)
-        earlier = self._near_earlier(fingerprints)
-        kept = [False] * len(positions)
-        for row, (position, matches) in enumerate(zip(positions, found, strict=True)):
-            best = matches[0] if matches else None
-            nearest, near = -1, self.max_distance + 1
-            for other, distance in earlier.get(row, ()):  # earlier rows first
-                if distance < near and kept[other]:
-                    nearest, near = other, distance
-            if nearest >= 0 and (best is None or near < best.distance):
-                other = positions[nearest]
-                best = Match(keys[other], signatures[other], near)
-            if best is None:
-                kept[row] = True
-            else:
-                results[position] = best
-        self.index.add_many(
-            (keys[positions[row]], signatures[positions[row]])
-            for row, is_kept in enumerate(kept) if is_kept
-        )
-        self.added += sum(kept)
-        return results
-
-    def _near_earlier(self, fingerprints: Sequence[int]) -> dict[int, list[tuple[int, int]]]:
-        """Row -> [(earlier row, distance)] of the chunk's pairs within ``max_distance``.
-
-        All pairs at once with numpy (a chunk is small; the blocks bound the temporary
-        arrays when it is not), so only the few rows with a near neighbour loop in Python.
-        """
-        import numpy as np
-
-        from scrapy_simhash.index.memory import popcount, split_words
-
-        words = split_words(fingerprints, self.words)
-        count = len(fingerprints)
-        block = max(1, _PAIR_BLOCK // count)
-        earlier: dict[int, list[tuple[int, int]]] = {}
-        for start in range(0, count, block):
-            rows = words[start : start + block]
-            end = start + rows.shape[0]
-            distance = popcount(rows[:, None, 0] ^ words[None, :end, 0])
-            for w in range(1, self.words):
-                distance += popcount(rows[:, None, w] ^ words[None, :end, w])
-            later, before = np.nonzero(distance <= self.max_distance)
-            later += start
-            pairs = before < later
-            for row, other, near in zip(later[pairs].tolist(), before[pairs].tolist(),
-                                        distance[later[pairs] - start, before[pairs]].tolist(),
-                                        strict=True):
-                earlier.setdefault(row, []).append((other, near))
-        return earlier
 
 
 @dataclass
@@ -222,14 +136,16 @@ def run_dedup(
         prepared = (_prepare(chunk, reader, job) for chunk in _chunked(reader, job.chunk_size))
         for records, keys, signatures in _signed(prepared, detector, pool, job):
             signatures = _failures_noted(records, signatures, reader, job)
-            decisions = keeper.decide(keys, signatures)
+            unconfirmed = keeper.unconfirmed
+            decisions = keeper.decide(keys, signatures, [_url(record) for record in records])
+            summary.unconfirmed += keeper.unconfirmed - unconfirmed
             for record, key, signature, match in zip(
                 records, keys, signatures, decisions, strict=True
             ):
                 summary.records += 1
                 if match is None:
                     summary.kept += 1
-                    summary.unfingerprinted += signature is None
+                    summary.unfingerprinted += signature is None or signature.signature is None
                     on_kept(record)
                 else:
                     summary.dropped += 1

@@ -36,21 +36,42 @@ from .conftest import (
 from .samples import CERTAIN_DUPLICATES, CERTAINLY_KEPT, EN_HARBOUR, EN_ORCHARD
 
 SUMMARY = re.compile(
-    r"^records (\d+), kept (\d+), dropped (\d+), unfingerprinted (\d+), "
+    r"^records (\d+), kept (\d+) \(\d+ unconfirmed\), dropped (\d+), unfingerprinted (\d+), "
     r"skipped (\d+) malformed, [\d.]+ s \(\d+ records/s\)$"
 )
+UNCONFIRMED = re.compile(r"kept \d+ \((\d+) unconfirmed\)")
 
 
-def reference(texts: list[str], ids: list[str], algorithm: str = "simhash", **options):
-    """(kept positions, dups rows) of the sequential loop over ``texts`` (``options``: the
-    detector's, as the command line passes them)."""
+def reference(texts: list[str], ids: list[str], algorithm: str = "simhash", *,
+              urls: list[str | None] | None = None, html: bool = False, **options):
+    """(kept positions, dups rows) of the sequential crawl-style loop over ``texts`` (HTML
+    pages with ``html``; ``options``: the detector's, as the command line passes them): a
+    record is a duplicate of the first stored one among the crawl's candidates (the nearest,
+    then the others of the first ``MAX_CONFIRMED_CANDIDATES`` within the threshold) that
+    ``Detector.is_duplicate`` confirms with the evidence; otherwise it is stored."""
+    from scrapy_simhash.crawl.dedup import MAX_CONFIRMED_CANDIDATES
+    from scrapy_simhash.evidence import same_site
+
     detector = get_detector(algorithm, **options)
     index = detector.open_index("memory://")
+    urls = urls or [None] * len(ids)
+    stored: dict[str, tuple] = {}  # key -> (Signed, url) of the records stored under it
     kept, dups = [], []
-    for position, (key, text) in enumerate(zip(ids, texts, strict=True)):
-        signature = detector.signature(text)
-        match = None if signature is None else index.check_and_add(key, signature)
+    for position, (key, text, url) in enumerate(zip(ids, texts, urls, strict=True)):
+        signed = detector.sign_html(text, None, url) if html else detector.sign_text(text)
+        if signed.signature is None:
+            kept.append(position)
+            continue
+        found = index.query(signed.signature)
+        candidates = found[:1] + [
+            m for m in found[:MAX_CONFIRMED_CANDIDATES]
+            if found and (m.key, m.fingerprint) != (found[0].key, found[0].fingerprint)
+        ]
+        match = next((m for m in candidates if detector.is_duplicate(
+            signed, stored[m.key][0], same_site(url, stored[m.key][1]))), None)
         if match is None:
+            index.add(key, signed.signature)
+            stored[key] = (signed, url)
             kept.append(position)
         else:
             dups.append({"id": key, "duplicate_of": match.key, "distance": match.distance})
@@ -380,38 +401,118 @@ def test_console_script_and_module_agree(workdir: Path) -> None:
         "--help", cwd=workdir).stdout.replace("__main__.py", "scrapy-simhash")
 
 
-def test_cluster_keeper_equals_the_sequential_loop_within_and_across_chunks() -> None:
-    """Chains (C near B near A, C far from A), ties and missing signatures inside one chunk:
-    the batched keeper must drop and keep exactly what check_and_add in order does."""
-    import random
+def _evidence_chains(seed: int = 5) -> tuple[list[str], list]:
+    """Keys and ``Signed`` records: chains (C near B near A, C far from A), ties, repeated keys,
+    missing signatures, and candidates within the threshold whose evidence confirms them (the
+    same text, a word changed) or does not (another text)."""
+    from scrapy_simhash import evidence as ev
+    from scrapy_simhash.detectors import Signed
 
-    from scrapy_simhash.cli.dedup import ClusterKeeper
+    rng = random.Random(seed)
+    vocabulary = [f"w{n}" for n in range(400)]
 
-    rng = random.Random(5)
-    detector = get_detector("simhash")
+    def text() -> str:
+        return " ".join(rng.choice(vocabulary) for _ in range(120))
 
     def flipped(fp: int, count: int) -> int:
         for position in rng.sample(range(128), count):
             fp ^= 1 << position
         return fp
 
-    signatures: list[int | None] = []
+    def edited(words: str) -> str:
+        units = words.split()
+        units[rng.randrange(len(units))] = "edited"
+        return " ".join(units)
+
+    records: list = []
     for _ in range(60):
-        a = rng.getrandbits(128)
+        a, body = rng.getrandbits(128), text()
         b = flipped(a, 10)
-        c = flipped(b, 10)  # near b, usually beyond 16 from a
-        signatures += [a, b, c, flipped(a, 3), flipped(a, 3), None, rng.getrandbits(128)]
-    keys = [f"r{i}" for i in range(len(signatures))]
-    sequential = detector.open_index("memory://")
-    expected = [None if sig is None else sequential.check_and_add(key, sig)
-                for key, sig in zip(keys, signatures, strict=True)]
-    assert sum(match is not None for match in expected) > 150
-    for chunk in (1, 7, 64, 1000):
+        same, other = ev.of_text(edited(body)), ev.of_text(text())
+        records += [
+            Signed(a, ev.of_text(body)),
+            Signed(b, rng.choice((same, other))),
+            Signed(flipped(b, 10), rng.choice((same, other))),  # near b, usually far from a
+            Signed(flipped(a, 3), other),
+            Signed(flipped(a, 3), same),
+            None,
+            Signed(None),
+            Signed(rng.getrandbits(128), ev.of_text(text())),
+        ]
+    keys = [f"r{i}" for i in range(len(records))]
+    for i in rng.sample(range(len(keys)), 40):  # ids need not be unique
+        keys[i] = keys[rng.randrange(len(keys))]
+    return keys, records
+
+
+def _sequential_reference(detector, keys: list[str], records: list) -> list:
+    """The crawl's loop over ``Signed`` records: query, weigh the candidates with the evidence,
+    store the record when none is confirmed."""
+    from scrapy_simhash.cli.keeper import MAX_CONFIRMED_CANDIDATES
+
+    index = detector.open_index("memory://")
+    stored: dict = {}
+    expected = []
+    for key, record in zip(keys, records, strict=True):
+        if record is None or record.signature is None:
+            expected.append(None)
+            continue
+        found = index.query(record.signature)
+        candidates = found[:1] + [
+            m for m in found[:MAX_CONFIRMED_CANDIDATES]
+            if (m.key, m.fingerprint) != (found[0].key, found[0].fingerprint)
+        ]
+        match = next((m for m in candidates if detector.is_duplicate(record, stored[m.key])),
+                     None)
+        if match is None:
+            index.add(key, record.signature)
+            stored[key] = record
+        expected.append(match)
+    return expected
+
+
+def test_cluster_keeper_equals_the_sequential_crawl_decision_within_and_across_chunks() -> None:
+    """The batched keeper and the record-by-record one drop and keep exactly what the crawl's
+    loop does, with candidates the evidence confirms and candidates it refuses."""
+    from scrapy_simhash.cli.dedup import ClusterKeeper
+    from scrapy_simhash.cli.keeper import MAX_CONFIRMED_CANDIDATES as CLI_CANDIDATES
+    from scrapy_simhash.crawl.dedup import MAX_CONFIRMED_CANDIDATES
+
+    assert CLI_CANDIDATES == MAX_CONFIRMED_CANDIDATES
+    detector = get_detector("simhash")
+    keys, records = _evidence_chains()
+    expected = _sequential_reference(detector, keys, records)
+    assert sum(match is not None for match in expected) > 100
+    outcomes = []
+    for chunk, batched in ((1, True), (7, True), (64, True), (1000, True), (7, False)):
         keeper = ClusterKeeper(detector, detector.open_index("memory://"))
+        keeper.batched = batched
         got = []
         for start in range(0, len(keys), chunk):
-            got += keeper.decide(keys[start : start + chunk], signatures[start : start + chunk])
-        assert got == expected, chunk
+            got += keeper.decide(keys[start : start + chunk], records[start : start + chunk])
+        assert got == expected, (chunk, batched)
+        outcomes.append(keeper.unconfirmed)
+    assert len(set(outcomes)) == 1 and outcomes[0] > 20  # refused candidates were weighed
+
+
+def test_cluster_keeper_confirms_against_the_evidence_of_an_earlier_run(tmp_path: Path) -> None:
+    """A SQLite index keeps the evidence of the records a run stored: a second run confirms its
+    records against them, in one chunk or record by record."""
+    from scrapy_simhash.cli.dedup import ClusterKeeper
+
+    detector = get_detector("simhash")
+    keys, records = _evidence_chains(seed=9)
+    expected = _sequential_reference(detector, keys + keys, records + records)
+    for batched in (True, False):
+        uri = f"sqlite:///{tmp_path / f'seen-{batched}.db'}"
+        got = []
+        for _ in range(2):
+            with detector.open_index(uri) as index:
+                keeper = ClusterKeeper(detector, index)
+                keeper.batched = batched
+                got += keeper.decide(keys, records)
+        assert [m and (m.key, m.distance) for m in got] == [
+            m and (m.key, m.distance) for m in expected], batched
 
 
 def test_cluster_keeper_counts_what_it_stored_before_an_index_fails() -> None:
@@ -435,30 +536,36 @@ def test_cluster_keeper_counts_what_it_stored_before_an_index_fails() -> None:
     keeper = ClusterKeeper(detector, index)
     assert not keeper.batched
     with pytest.raises(OSError, match="disk full"):
-        keeper.decide(["a", "b", "c", "d"], [detector.signature(text) for text in texts])
+        keeper.decide(["a", "b", "c", "d"], [detector.sign_text(text) for text in texts])
     assert calls == ["a", "b", "c"]
     assert keeper.added == len(index) == 2
 
 
-def test_sign_batch_equals_signing_one_by_one() -> None:
+def test_sign_batch_signs_as_the_crawl_does() -> None:
+    """Signatures and evidence equal to Detector.sign_text / sign_html one by one, also after
+    a round trip through pickle (the worker processes' answers)."""
+    import pickle
+
     from scrapy_simhash.cli.common import sign_batch
 
     rows = sample_rows()
     texts = [row["body"] for row in rows] + ["", "short"]
 
-    def comparable(signatures: list) -> list:  # MinHash signatures are numpy arrays
-        return [s.tolist() if hasattr(s, "tolist") else s for s in signatures]
+    def comparable(signed: list) -> list:  # MinHash signatures are numpy arrays
+        return [(s.signature.tolist() if hasattr(s.signature, "tolist") else s.signature,
+                 s.evidence) for s in signed]
 
     for algorithm in ("simhash", "minhash"):
         detector = get_detector(algorithm)
-        assert comparable(sign_batch(detector, "text", texts)) == comparable(
-            [detector.signature(t) for t in texts]
-        )
+        batch = sign_batch(detector, "text", texts)
+        assert comparable(batch) == comparable([detector.sign_text(t) for t in texts])
+        assert comparable(pickle.loads(pickle.dumps(batch))) == comparable(batch)
     detector = get_detector("simhash")
-    pages = [(f"<html><body><article><p>{t}</p></article></body></html>", None) for t in texts]
-    assert sign_batch(detector, "html", pages) == [
-        detector.signature_html(html, None, url) for html, url in pages
-    ]
+    pages = [(f"<html><body><article><p>{t}</p></article></body></html>", "https://a.test/")
+             for t in texts]
+    batch = sign_batch(detector, "html", pages)
+    assert batch == [detector.sign_html(html, None, url) for html, url in pages]
+    assert sum(signed.evidence is not None for signed in batch) >= 8
 
 
 FAILING_EXTRACTOR = """
