@@ -745,10 +745,23 @@ class Deduplicator:
         self.stats.inc_value("simhash/index/errors")
         from scrapy_simhash.index.base import mask_password
 
-        if not isinstance(error, IndexTimeout):  # (the breaker said it, when it opened)
+        # an outage the policy rides out is the breaker's one line; one that stops the crawl
+        # is an error of its own
+        if self.config.on_index_error == "stop" or not self.breaker_said(error):
             self._log_once(f"index {operation}", error, mask_password(self.config.index_uri))
         if self.config.on_index_error == "stop":
             self._stop()
+
+    def breaker_said(self, error: BaseException) -> bool:
+        """Whether the breaker has told of ``error``'s outage (it logs once when it opens, with
+        the cause, and once when the index answers again): one outage, one line."""
+        if isinstance(error, IndexTimeout):
+            return True
+        calls = self.calls
+        return (
+            calls is not None and opens_breaker(error)
+            and calls.breaker.state != CircuitBreaker.CLOSED
+        )
 
     def _log_once(self, where: str, error: Exception, subject: str) -> None:
         """Log the first error of each kind at each place; the index is the crawl's pages' and

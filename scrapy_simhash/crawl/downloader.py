@@ -179,6 +179,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         from scrapy_simhash.index.base import mask_password
 
         self.crawler.stats.inc_value("simhash/urls/store_errors")
+        if self.dedup.breaker_said(error):  # the index is away: said once already
+            return
         logger.warning(
             "Simhash: the URL rules cannot be kept beside the index at SIMHASH_INDEX_URI=%r "
             "(%s: %s); this crawl's rules stay in its memory",
