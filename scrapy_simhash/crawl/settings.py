@@ -421,7 +421,8 @@ def _algorithm_option_error(algorithm: str, name: str | None, error: Exception) 
         parameter for parameter in inspect.signature(cls.__init__).parameters
         if parameter not in ("self", "fingerprinter", "fingerprint_options")
     ]
-    takes = f"its options are {', '.join(own)}" if own else "it takes none (see docs/settings.md)"
+    takes = (f"its options are {', '.join(own)}" if own else
+             "it takes none (its threshold is SIMHASH_MAX_DISTANCE, in bits)")
     return f"{name!r} is not an option of SIMHASH_ALGORITHM={algorithm!r}: {takes}"
 
 
