@@ -127,9 +127,17 @@ def sigstopped(pid: int) -> Iterator[None]:
 def write_locked(path: Path) -> Iterator[None]:
     """SQLite's write lock on the file ``path`` held meanwhile (as another process writing a
     long transaction would): the crawl's writes wait for it."""
-    holder = sqlite3.connect(path, timeout=30, isolation_level=None)
+    holder = sqlite3.connect(path, timeout=0, isolation_level=None)
+    deadline = time.monotonic() + 30
     try:
-        holder.execute("BEGIN IMMEDIATE")
+        while True:  # between two of the crawl's commits: SQLite's own busy wait, backing off
+            try:  # up to 100 ms a try, could lose the race to the crawl's next write every time
+                holder.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.001)
         yield
         holder.execute("ROLLBACK")
     finally:
