@@ -39,6 +39,20 @@ def run_cli(*args: str | Path, cwd: Path, script: bool = False, stdin: str | Non
     return Run(done.returncode, done.stdout, done.stderr)
 
 
+def dedup_every_way(workdir: Path, name: str, chunk_sizes: tuple[int, ...]) -> list[tuple]:
+    """(kept bytes, dups bytes, stdout) of ``dedup NAME --field body`` run with each chunk size,
+    with two jobs on chunks of 4, and at the defaults: every way must give the same answer."""
+    outputs = []
+    ways = [["--chunk-size", str(size)] for size in chunk_sizes]
+    for extra in [*ways, ["--jobs", "2", "--chunk-size", "4"], []]:
+        result = run_cli("dedup", name, "--field", "body", "--out", "kept.jsonl",
+                         "--dups", "dups.jsonl", *extra, cwd=workdir)
+        assert result.code == 0, result.stderr
+        outputs.append(((workdir / "kept.jsonl").read_bytes(),
+                        (workdir / "dups.jsonl").read_bytes(), result.stdout))
+    return outputs
+
+
 def sample_rows() -> list[dict[str, str]]:
     return [{"url": url, "title": title, "body": body} for url, title, body in RECORDS]
 

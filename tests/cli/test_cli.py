@@ -27,6 +27,7 @@ from scrapy_simhash.detectors import get_detector
 
 from .conftest import (
     SCRIPT,
+    dedup_every_way,
     run_cli,
     sample_rows,
     write_csv,
@@ -137,14 +138,7 @@ def test_json_array_and_csv_come_back_in_their_own_format(workdir: Path) -> None
 def test_chunks_and_jobs_do_not_change_the_answer(workdir: Path) -> None:
     rows = sample_rows() * 2 + sample_rows()[:3]  # later copies must match earlier chunks
     write_jsonl(workdir / "crawl.jsonl", rows)
-    outputs = []
-    for extra in (["--chunk-size", "1"], ["--chunk-size", "3"], ["--jobs", "2", "--chunk-size",
-                                                                  "4"], []):
-        result = run_cli("dedup", "crawl.jsonl", "--field", "body", "--out", "kept.jsonl",
-                         "--dups", "dups.jsonl", *extra, cwd=workdir)
-        assert result.code == 0, result.stderr
-        outputs.append(((workdir / "kept.jsonl").read_bytes(),
-                        (workdir / "dups.jsonl").read_bytes()))
+    outputs = [(kept, dups) for kept, dups, _ in dedup_every_way(workdir, "crawl.jsonl", (1, 3))]
     assert all(output == outputs[0] for output in outputs)
     _, dups = reference([r["body"] for r in rows], [str(n) for n in range(1, len(rows) + 1)])
     assert outputs[0][1].decode("utf-8") == dups_text(dups)

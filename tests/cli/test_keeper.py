@@ -17,7 +17,7 @@ import pytest
 import scrapy_simhash
 from scrapy_simhash.detectors import get_detector
 
-from .conftest import run_cli, sample_rows, write_jsonl
+from .conftest import dedup_every_way, run_cli, sample_rows, write_jsonl
 from .test_cli import UNCONFIRMED, dups_text, reference, summary_of
 
 INTRO = (
@@ -173,15 +173,8 @@ def test_chunks_jobs_and_the_sequential_decision_agree_on_a_mixed_set(workdir: P
     answer."""
     rows = (sample_rows() + listing_rows()) * 2 + listing_rows()[1:] + sample_rows()[:4]
     write_jsonl(workdir / "mixed.jsonl", rows)
-    outputs = []
-    for extra in (["--chunk-size", "1"], ["--chunk-size", "5"], ["--jobs", "2", "--chunk-size",
-                                                                  "4"], []):
-        result = run_cli("dedup", "mixed.jsonl", "--field", "body", "--out", "kept.jsonl",
-                         "--dups", "dups.jsonl", *extra, cwd=workdir)
-        assert result.code == 0, result.stderr
-        outputs.append(((workdir / "kept.jsonl").read_bytes(),
-                        (workdir / "dups.jsonl").read_bytes(), summary_of(result.stdout),
-                        UNCONFIRMED.search(result.stdout).group(1)))
+    outputs = [(kept, dups, summary_of(stdout), UNCONFIRMED.search(stdout).group(1))
+               for kept, dups, stdout in dedup_every_way(workdir, "mixed.jsonl", (1, 5))]
     assert all(output == outputs[0] for output in outputs)
     kept, dups = reference([r["body"] for r in rows], [str(n) for n in range(1, len(rows) + 1)],
                            urls=[r["url"] for r in rows])
