@@ -95,15 +95,10 @@ def _char_classes() -> tuple[np.ndarray, np.ndarray]:
     return word, single
 
 
-def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
-    """The distinct 64-bit hashes of the word 3-grams of ``text`` (case folded), sorted, and its
-    number of words; a text of one or two words gives the hash of that one n-gram."""
-    empty = np.empty(0, dtype=_U64), 0
-    if not text:
-        return empty
-    codes = np.frombuffer(
-        text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32
-    )
+def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 64-bit hashes of the words in ``codes`` (the UTF-32 code points of a case-folded
+    text: runs of word characters, each CJK ideograph or kana a word of its own), and the
+    position where each word starts."""
     word_table, single_table = _char_classes()
     astral = codes > 0xFFFF
     bmp = np.where(astral, 0, codes)
@@ -115,18 +110,42 @@ def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     cut[1:-1] = ~word | single
     starts = np.flatnonzero(word & (cut[:-2] | single))
     if not len(starts):
-        return empty
+        return np.empty(0, dtype=_U64), starts
     ends = np.flatnonzero(word & (cut[2:] | single)) + 1
-    data = codes.view(np.uint8)
-    words = segment_hashes(data, starts * 4, ends * 4)
+    return segment_hashes(codes.view(np.uint8), starts * 4, ends * 4), starts
+
+
+def gram_hashes(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.ndarray:
+    """The hashes of word 3-grams from the hashes of their three words."""
     with np.errstate(over="ignore"):
-        if len(words) >= SHINGLE_WORDS:
-            grams = words[:-2] * _MIX_1 + words[1:-1] * _MIX_2 + words[2:]
-        else:
-            grams = np.array([int(words.sum(dtype=_U64))], dtype=_U64)
+        return scramble(first * _MIX_1 + second * _MIX_2 + third)
+
+
+def scramble(grams: np.ndarray) -> np.ndarray:
+    """``grams`` mixed in place (so that their top bits, which the sketches keep, are even)."""
+    with np.errstate(over="ignore"):
         grams ^= grams >> _U64(31)
         grams *= _U64(0xBF58476D1CE4E5B9)
         grams ^= grams >> _U64(29)
+    return grams
+
+
+def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
+    """The distinct 64-bit hashes of the word 3-grams of ``text`` (case folded), sorted, and its
+    number of words; a text of one or two words gives the hash of that one n-gram."""
+    empty = np.empty(0, dtype=_U64), 0
+    if not text:
+        return empty
+    codes = np.frombuffer(
+        text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32
+    )
+    words, _ = word_hashes(codes)
+    if not len(words):
+        return empty
+    if len(words) >= SHINGLE_WORDS:
+        grams = gram_hashes(words[:-2], words[1:-1], words[2:])
+    else:
+        grams = scramble(np.array([int(words.sum(dtype=_U64))], dtype=_U64))
     return np.unique(grams), len(words)
 
 

@@ -14,12 +14,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from scrapy_simhash import evidence as ev
-from scrapy_simhash.simhash import segment_hashes
 
 _U64 = np.uint64
 _U32 = np.uint32
-_MIX_1 = _U64(0x9E3779B97F4A7C15)  # (the word 3-gram hash of evidence.shingle_hashes)
-_MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 #: Characters hashed in one buffer: larger buffers leave the CPU caches (measured: 32K
 #: characters as fast as 16K, 1M characters slower than one text at a time).
 _BATCH_CHARS = 1 << 15
@@ -51,38 +48,26 @@ def _evidence_of_batch(texts: Sequence[str]) -> list[ev.Evidence]:
     codes = np.frombuffer(" ".join(folded).encode("utf-32-le", "surrogatepass"), dtype=_U32)
     lengths = np.fromiter((len(text) for text in folded), dtype=np.int64, count=len(folded))
     text_starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1]))
-    word_table, single_table = ev._char_classes()
-    astral = codes > 0xFFFF
-    bmp = np.where(astral, 0, codes)
-    word = word_table[bmp] | astral
-    single = single_table[bmp] | (codes >= 0x20000)
-    cut = np.ones(len(codes) + 2, dtype=bool)
-    cut[1:-1] = ~word | single
-    starts = np.flatnonzero(word & (cut[:-2] | single))
-    ends = np.flatnonzero(word & (cut[2:] | single)) + 1
-    words = segment_hashes(codes.view(np.uint8), starts * 4, ends * 4)
+    words, starts = ev.word_hashes(codes)
     owner = np.searchsorted(text_starts, starts, side="right") - 1  # each word's text
     counts = np.bincount(owner, minlength=len(texts))
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))  # each text's first word
-    with np.errstate(over="ignore"):
-        # 3-grams of three words of one text; a text of one or two words: their sum
-        if len(words) >= ev.SHINGLE_WORDS:
-            grams = words[:-2] * _MIX_1 + words[1:-1] * _MIX_2 + words[2:]
-            gram_owner = owner[:-2]
-            inside = gram_owner == owner[2:]
-            grams, gram_owner = grams[inside], gram_owner[inside]
-        else:
-            grams, gram_owner = np.empty(0, dtype=_U64), np.empty(0, dtype=np.int64)
-        few = np.flatnonzero((counts > 0) & (counts < ev.SHINGLE_WORDS))
-        if len(few):
-            at = first[few]
-            second = words[np.minimum(at + 1, len(words) - 1)]
+    # 3-grams of three words of one text; a text of one or two words: their sum
+    if len(words) >= ev.SHINGLE_WORDS:
+        grams = ev.gram_hashes(words[:-2], words[1:-1], words[2:])
+        gram_owner = owner[:-2]
+        inside = gram_owner == owner[2:]
+        grams, gram_owner = grams[inside], gram_owner[inside]
+    else:
+        grams, gram_owner = np.empty(0, dtype=_U64), np.empty(0, dtype=np.int64)
+    few = np.flatnonzero((counts > 0) & (counts < ev.SHINGLE_WORDS))
+    if len(few):
+        at = first[few]
+        second = words[np.minimum(at + 1, len(words) - 1)]
+        with np.errstate(over="ignore"):
             sums = words[at] + np.where(counts[few] == 2, second, _U64(0))
-            grams = np.concatenate((grams, sums))
-            gram_owner = np.concatenate((gram_owner, few))
-        grams ^= grams >> _U64(31)
-        grams *= _U64(0xBF58476D1CE4E5B9)
-        grams ^= grams >> _U64(29)
+        grams = np.concatenate((grams, ev.scramble(sums)))
+        gram_owner = np.concatenate((gram_owner, few))
     # the distinct 3-grams of each text, sorted
     order = np.lexsort((grams, gram_owner))
     grams, gram_owner = grams[order], gram_owner[order]
