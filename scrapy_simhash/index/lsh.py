@@ -22,9 +22,9 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from scrapy_simhash.index.base import (
-    MAX_EVIDENCE_BYTES,
     IndexParameterMismatch,
     Match,
+    NearDuplicateIndex,
     NearDuplicateIndexError,
 )
 from scrapy_simhash.index.sqlite import (
@@ -150,17 +150,12 @@ class BandIndex:
     def put_evidence(self, key: str, evidence: bytes) -> None:
         """Store ``evidence`` (at most :data:`MAX_EVIDENCE_BYTES`) under ``key``."""
         self._check_open()
-        if not isinstance(evidence, (bytes, bytearray, memoryview)):
-            raise TypeError(f"evidence must be bytes, got {type(evidence).__name__}")
-        data = bytes(evidence)
-        if len(data) > MAX_EVIDENCE_BYTES:
-            raise ValueError(f"evidence is {len(data)} bytes; at most {MAX_EVIDENCE_BYTES}")
-        self.storage.put_evidence(key, data)
+        self.storage.put_evidence(key, NearDuplicateIndex._evidence(evidence))
 
     def get_evidence(self, keys: Sequence[str]) -> list[bytes | None]:
         """The evidence stored under each of ``keys`` (None for a key without any)."""
         self._check_open()
-        return self.storage.get_evidence(list(keys))
+        return self.storage.get_evidence(NearDuplicateIndex._evidence_keys(keys))
 
     def remove(self, key: str, signature: Any) -> bool:
         """Remove every stored copy of (``key``, ``signature``); True if there was one."""
