@@ -145,6 +145,16 @@ def peer_extractors() -> dict[str, Callable[[str], str]]:
     return extractors
 
 
+def compared_extractors(
+    rule: str, off: dict[str, object], with_peers: bool = True
+) -> dict[str, Callable[[str], str]]:
+    """Ours, ours with ``rule`` off (``off``: the settings that turn it off), and the peers."""
+    extractors = {"ours": ours_with({}), f"ours, no {rule}": ours_with(off)}
+    if with_peers:
+        extractors.update(peer_extractors())
+    return extractors
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-peers", action="store_true", help="only ours")
@@ -155,12 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         print("corpora not found (set SIMHASH_CORPORA)", file=sys.stderr)
         return 1
 
-    extractors: dict[str, Callable[[str], str]] = {
-        "ours": ours_with({}),
-        "ours, no continuity": ours_with(CONTINUITY_OFF),
-    }
-    if not args.no_peers:
-        extractors.update(peer_extractors())
+    extractors = compared_extractors("continuity", CONTINUITY_OFF, not args.no_peers)
 
     pages: list[tuple[Page, object]] = []
     for page in load_pages():

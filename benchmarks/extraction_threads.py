@@ -25,11 +25,10 @@ import argparse
 import copy
 import statistics
 import sys
-from collections.abc import Callable
 
 from corpora import corpora_dir
 from extraction import load_pages, prf
-from extraction_interrupted import article_paragraphs, ours_with, peer_extractors
+from extraction_interrupted import article_paragraphs, compared_extractors
 from lxml import etree
 
 from scrapy_simhash.extract import parse_html
@@ -73,12 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     if corpora_dir() is None:
         print("corpora not found (set SIMHASH_CORPORA)", file=sys.stderr)
         return 1
-    extractors: dict[str, Callable[[str], str]] = {
-        "ours": ours_with({}),
-        "ours, no thread rule": ours_with({"THREADS_KEPT_WHOLE": False}),
-    }
-    if not args.no_peers:
-        extractors.update(peer_extractors())
+    extractors = compared_extractors(
+        "thread rule", {"THREADS_KEPT_WHOLE": False}, not args.no_peers
+    )
 
     scores: dict[tuple[str, str], list[tuple[float, float]]] = {}
     pages = 0
