@@ -27,6 +27,9 @@ as they come, :meth:`Deduplicator.decide_off_reactor` awaits each one from the i
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
+import functools
 import logging
 import sys
 import time
@@ -41,6 +44,7 @@ from twisted.internet.defer import CancelledError as DeferredCancelled
 
 from scrapy_simhash import evidence as ev
 from scrapy_simhash.crawl.indexcalls import (
+    CLOSE_TIMEOUT,
     CircuitBreaker,
     IndexBreakerOpen,
     IndexCalls,
@@ -52,7 +56,11 @@ from scrapy_simhash.crawl.settings import (
     SimhashConfig,
 )
 from scrapy_simhash.crawl.workers import WorkerError
-from scrapy_simhash.index.base import NearDuplicateIndexError
+from scrapy_simhash.index.base import (
+    IndexAuthenticationError,
+    IndexUnavailable,
+    NearDuplicateIndexError,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -196,6 +204,10 @@ class Deduplicator:
         self._warned_withdraw = False
         #: The index's thread, deadline and breaker; None: the index is called inline.
         self.calls = IndexCalls.of(crawler, config)
+        #: The index could not be reached at start-up: it is opened by the first call the
+        #: breaker lets through (see :meth:`_opens_later`); meanwhile, the opening in flight.
+        self._late_open = False
+        self._opening: concurrent.futures.Future | None = None
 
     @property
     def offloaded(self) -> bool:
@@ -206,32 +218,54 @@ class Deduplicator:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def open(self) -> None:
-        """Open the index (at spider_opened); if it cannot be opened the crawl stops."""
-        from scrapy_simhash.index import IndexParameterMismatch
-        from scrapy_simhash.index.base import mask_password
-
+        """Open the index (at spider_opened); if it cannot be opened the crawl stops, unless
+        it cannot be reached and the policy rides that out (:meth:`_opens_later`)."""
         report_usable = self.session.component_opened(self.namespace)
         self.start_up_failed = True  # until the index is open and the report usable
         if self.session.index_unusable:  # the other component just failed on the same URI
             self._stopping = True  # and is stopping the crawl: no second try, no second wait
             return
-        try:
-            if self.calls is None:
-                self.index = self._open_index()
-            else:  # in the thread that will call it (SQLite ties a connection to its thread)
-                self.index = self.calls.open(self.namespace, self._open_index)
-        except IndexParameterMismatch as error:
-            self.session.index_unusable = True
+        if self.session.index_unreachable:  # the other component could not reach it just now:
+            self._late_open = True  # no second wait at start-up (the breaker said it once)
+        else:
+            try:
+                if self.calls is None:
+                    self.index = self._open_index()
+                else:  # in the thread that will call it (SQLite ties a connection to its thread)
+                    self.index = self.calls.open(self.namespace, self._open_index)
+            except Exception as error:
+                if not self._opens_later(error):
+                    self._refuse_index(error)
+                    return
+        if self.index is not None:
+            self.stats.set_value(f"simhash/index/{self.namespace}/size",
+                                 self._call(len, self.index))
+            self._start_flusher()
+        if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
+            self._stop(REPORT_STOP_REASON)
+            return
+        self.start_up_failed = False
+
+    def _open_index(self) -> NearDuplicateIndex:
+        return self.detector.open_index(
+            self.config.index_uri, namespace=self.namespace, **self.config.index_options
+        )
+
+    def _refuse_index(self, error: Exception) -> None:
+        """The index cannot be used (another index's settings, a bad option, a file that cannot
+        be created): say why and stop the crawl, whatever the policy; without its index the
+        crawl cannot deduplicate at all."""
+        from scrapy_simhash.index import IndexParameterMismatch
+        from scrapy_simhash.index.base import mask_password
+
+        self.session.index_unusable = True
+        if isinstance(error, IndexParameterMismatch):
             logger.error(
                 "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
                 "use another index or the same settings. Stopping the crawl.",
                 mask_password(self.config.index_uri), error, extra={"crawler": self.crawler},
             )
-            self._stop()
-            return
-        except Exception as error:
-            # Without its index the crawl cannot deduplicate at all: stop whatever the policy.
-            self.session.index_unusable = True
+        else:
             self.stats.inc_value("simhash/index/errors")
             # (an unknown option's error names no setting; values may hold a password)
             options = ", ".join(sorted(map(str, self.config.index_options)))
@@ -242,19 +276,64 @@ class Deduplicator:
                 mask_password(self.config.index_uri), with_options, type(error).__name__, error,
                 extra={"crawler": self.crawler},
             )
-            self._stop()
-            return
-        self.stats.set_value(f"simhash/index/{self.namespace}/size", self._call(len, self.index))
-        self._start_flusher()
-        if not report_usable:  # a bad SIMHASH_REPORT_FILE: stop, as for any bad setting
-            self._stop(REPORT_STOP_REASON)
-            return
-        self.start_up_failed = False
+        self._stop()
 
-    def _open_index(self) -> NearDuplicateIndex:
-        return self.detector.open_index(
-            self.config.index_uri, namespace=self.namespace, **self.config.index_options
-        )
+    def _opens_later(self, error: Exception) -> bool:
+        """Whether the crawl goes on without an index it could not reach at start-up (an
+        outage, as mid-crawl): with an index in a thread of its own and the policy "keep", pages
+        and items are kept unchecked until the first call the breaker lets through opens it.
+        A refused password is a setting, not an outage; "drop" would drop every page of a crawl
+        whose index never comes, and "stop" stops."""
+        unreachable = isinstance(error, IndexUnavailable) and not isinstance(
+            error, IndexAuthenticationError)
+        if self.calls is None or not unreachable or self.config.on_index_error != "keep":
+            return False
+        self.session.index_unreachable = True
+        self._late_open = True
+        self.stats.inc_value("simhash/index/errors")
+        self.calls.unreachable_at_start(error)
+        return True
+
+    def _open_index_sized(self) -> tuple[NearDuplicateIndex, int]:
+        index = self._open_index()
+        return index, len(index)
+
+    def _open_when_admitted(self) -> None:
+        """Try once more to open an index unreachable at start-up, in its thread, if the
+        breaker lets a call through and no try is under way."""
+        if self._opening is not None or self._closed:
+            return
+        admitted, probe = self.calls.admit()
+        if admitted:
+            self._opening = self.calls.open_later(
+                self.namespace, self._open_index_sized, functools.partial(self._opened_late, probe)
+            )
+
+    def _opened_late(self, probe: bool, done: concurrent.futures.Future) -> None:
+        """On the reactor thread: the try of :meth:`_open_when_admitted` ended."""
+        if self._opening is not done:  # close() waited for it and took the index
+            return
+        self._opening = None
+        error = done.exception()
+        if self._closed:  # the crawl ended first: close what opened
+            if error is None:
+                with contextlib.suppress(Exception):
+                    self.calls.close(self.namespace, done.result()[0].close)
+            return
+        if error is None:
+            self.index, size = done.result()
+            self._late_open = False
+            self.stats.set_value(f"simhash/index/{self.namespace}/size", size)
+            self._start_flusher()
+            self.calls.succeeded(probe)
+        elif isinstance(error, IndexUnavailable) and not isinstance(
+                error, IndexAuthenticationError):
+            self.stats.inc_value("simhash/index/errors")
+            self.calls.failed(probe, error)
+        else:  # it answers, and cannot be used
+            self._late_open = False
+            self.calls.succeeded(probe)
+            self._refuse_index(error if isinstance(error, Exception) else RuntimeError(error))
 
     def _call(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` now: inline, or in the index's thread (waited for)."""
@@ -327,6 +406,16 @@ class Deduplicator:
         if self._flusher is not None and self._flusher.running:
             self._flusher.stop()
         self._flusher = None
+        opening = self._opening
+        if opening is not None:  # an index unreachable at start-up is being opened: wait for it
+            try:
+                self.index = opening.result(timeout=CLOSE_TIMEOUT)[0]
+            except concurrent.futures.TimeoutError:
+                pass  # closed when it opens, if ever (:meth:`_opened_late`)
+            except Exception:
+                self._opening = None
+            else:
+                self._opening = None
         index = self.index
         try:
             if index is not None and self.calls is not None:
@@ -485,6 +574,10 @@ class Deduplicator:
         self.stats.inc_value(f"{self._prefix}checked")
         if self.like_not_content(signed.signature):
             return self._kept_not_content(signed.signature)
+        if self.index is None and self._late_open:
+            self._open_when_admitted()
+            self.calls.decided_while_open(self.namespace)
+            return self._decide_by_policy(key, signed.signature)
         if self.index is None:
             error = RuntimeError("the index is not open (see the first simhash error)")
             return self._decide_on_index_error(key, signed.signature, error)

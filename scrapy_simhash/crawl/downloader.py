@@ -159,7 +159,9 @@ class SimhashDownloaderMiddleware(DedupComponent):
 
     def spider_opened(self, spider: Any = None) -> None:
         super().spider_opened(spider)
-        if self.url_rules is not None and not self.dedup.start_up_failed:
+        # (an index unreachable at start-up and opened later keeps this crawl's rules in memory)
+        if self.url_rules is not None and not self.dedup.start_up_failed and (
+                self.dedup.index is not None):
             self._open_rule_store(self.url_rules)
 
     def _open_rule_store(self, rules: UrlRules) -> None:

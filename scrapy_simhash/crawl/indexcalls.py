@@ -292,6 +292,48 @@ class IndexCalls:
         finally:
             self._leave(namespace)
 
+    def open_later(
+        self, namespace: str, opener: Callable[[], Any], on_done: Callable[[Future], None]
+    ) -> Future:
+        """``opener()`` run in the lane without a deadline (an index that could not be reached
+        at start-up, tried again: loading a large Redis index takes seconds);
+        ``on_done(future)`` is called on the reactor thread once it ends. A failure leaves the
+        namespace, as :meth:`open` does."""
+        from twisted.internet import reactor
+
+        if self.lane is None:
+            self.lane = LANES.acquire(self.uri)
+        self._users.add(namespace)
+        future = self.lane.submit(opener)
+
+        def on_answer(done: Future) -> None:  # on the reactor thread
+            if done.exception() is not None:
+                self._leave(namespace)
+            on_done(done)
+
+        def tell_reactor(done: Future) -> None:  # in the lane's thread
+            with contextlib.suppress(RuntimeError):  # the reactor's loop closed: the crawl ended
+                reactor.callFromThread(on_answer, done)
+
+        future.add_done_callback(tell_reactor)
+        return future
+
+    def unreachable_at_start(self, error: BaseException) -> None:
+        """The index could not be reached when the crawl opened it: open the breaker (said
+        once, as an outage: the crawl goes on, pages and items decided by the policy, and the
+        index opened by the first call the breaker lets through)."""
+        if self.breaker.failed(False):
+            self._decided_while_open = 0
+            self.stats.inc_value("simhash/index/breaker/opened")
+            logger.warning(
+                "Simhash: cannot reach the index at SIMHASH_INDEX_URI=%r (%s: %s); the crawl "
+                "goes on, pages and items decided by SIMHASH_ON_INDEX_ERROR=%r without it "
+                "until it answers (tried again after %gs, then after up to %gs)",
+                mask_password(self.uri), type(error).__name__, error, self.policy,
+                self.breaker.cooldown, self.breaker.max_cooldown,
+                extra={"crawler": self.crawler},
+            )
+
     def _leave(self, namespace: str) -> None:
         self._users.discard(namespace)
         if not self._users and self.lane is not None:

@@ -133,6 +133,7 @@ class CrawlSession:
             self._check_not_shared(path, report_file)
             self.report = DuplicateReport(path, resume=self._job_wrote(path))
         self.index_unusable = False  # SIMHASH_INDEX_URI could not be opened: the crawl stops
+        self.index_unreachable = False  # ... could not be reached: opened when it answers
         self.logged_causes: set[tuple[str, str]] = set()  # (where, error kind) logged already
         self._open_components: set[str] = set()
 

@@ -42,6 +42,14 @@ class NearDuplicateIndexError(Exception):
     """Base class of the index errors."""
 
 
+class IndexUnavailable(NearDuplicateIndexError):
+    """The index server cannot be reached (at open, or later: the call that hit it failed)."""
+
+
+class IndexAuthenticationError(IndexUnavailable):
+    """The server wants a password the URL does not give, or refuses the one it gives."""
+
+
 class IndexNotFound(NearDuplicateIndexError, LookupError):
     """A stored index was asked for where none is (no such file, nothing stored)."""
 

@@ -91,6 +91,8 @@ from scrapy_simhash.simhash import DEFAULT_BITS, DEFAULT_MAX_DISTANCE
 
 from . import redislog
 from .base import (
+    IndexAuthenticationError,
+    IndexUnavailable,
     Match,
     NamespaceNotFound,
     NearDuplicateIndex,
@@ -203,14 +205,6 @@ class _ScriptCall:
         head = [b"EVALSHA", sha.encode(), str(len(encoded)).encode(), *encoded]
         self.head = b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in head)
         self.head_count = len(head)
-
-
-class IndexUnavailable(NearDuplicateIndexError):
-    """The index server cannot be reached (at open, or later: the call that hit it failed)."""
-
-
-class IndexAuthenticationError(IndexUnavailable):
-    """The server wants a password the URL does not give, or refuses the one it gives."""
 
 
 class _ReplyLost(redis.ConnectionError):

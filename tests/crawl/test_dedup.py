@@ -326,6 +326,96 @@ def test_the_timer_flushes_in_the_index_thread_and_the_index_is_closed_there(tmp
     assert dedup.crawler.stats.get_value("simhash/index/pages/size") == 1
 
 
+def _away_until(up: threading.Event, monkeypatch, error=None, slow=None) -> None:
+    """Deduplicators open their index only once ``up`` is set; before, opening raises
+    ``error`` (a server that cannot be reached). ``slow``: an event the opening then waits for
+    (a large index loading)."""
+    from scrapy_simhash.crawl.dedup import Deduplicator
+    from scrapy_simhash.index.base import IndexUnavailable
+
+    real = Deduplicator._open_index
+
+    def opener(self):
+        if not up.is_set():
+            raise error or IndexUnavailable("cannot open: Redis unreachable (refused)")
+        if slow is not None:
+            slow.wait(10)
+        return real(self)
+
+    monkeypatch.setattr(Deduplicator, "_open_index", opener)
+
+
+def test_an_index_away_at_start_up_is_opened_by_the_first_call_after_it_answers(
+    tmp_path, monkeypatch, caplog
+):
+    up = threading.Event()
+    _away_until(up, monkeypatch)
+    dedup = _offloaded(tmp_path / "index.db")
+    stats = dedup.crawler.stats
+    try:
+        assert dedup.index is None and not dedup.start_up_failed  # the crawl goes on
+        assert stats.get_value("simhash/index/breaker/opened") == 1
+        assert _decide(dedup, "http://a.test/1", FAR[0]).reason == "index_error"
+        dedup.calls.breaker.retry_at = 0.0  # the cool-down is over; the server still away
+        assert _decide(dedup, "http://a.test/2", FAR[1]).reason == "index_error"
+        for _ in range(100):  # the reactor hears that the try failed
+            if dedup._opening is None:
+                break
+            _run(asyncio.sleep(0.01))
+        assert dedup.index is None and dedup.calls.breaker.state == CircuitBreaker.OPEN
+        up.set()
+        dedup.calls.breaker.retry_at = 0.0
+        assert _decide(dedup, "http://a.test/3", FAR[2]).reason == "index_error"  # it opens
+        for _ in range(100):
+            if dedup.index is not None:
+                break
+            _run(asyncio.sleep(0.01))
+        assert stats.get_value("simhash/index/breaker/closed") == 1
+        kept = _decide(dedup, "http://a.test/1/print", FAR[0])
+        assert (kept.action, kept.reason) == ("kept", None)  # looked up and stored
+        again = _decide(dedup, "http://a.test/1/amp", FAR[0])
+        assert again.dropped and again.match.key == "http://a.test/1/print"
+        assert stats.get_value("simhash/pages/kept/index_error") == 3
+        assert stats.get_value("simhash/index/errors") == 2  # at start-up, and the failed try
+    finally:
+        dedup.close()
+    said = [r.getMessage() for r in caplog.records if "cannot reach the index" in r.getMessage()]
+    assert len(said) == 1 and "Redis unreachable" in said[0]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def test_an_index_still_opening_when_the_crawl_ends_is_closed(tmp_path, monkeypatch):
+    up, loaded = threading.Event(), threading.Event()
+    _away_until(up, monkeypatch, slow=loaded)
+    dedup = _offloaded(tmp_path / "index.db")
+    up.set()
+    dedup.calls.breaker.retry_at = 0.0
+    _decide(dedup, "http://a.test/1", FAR[0])  # its probe starts opening the index
+    assert dedup._opening is not None and not dedup._opening.done()
+    threading.Timer(0.2, loaded.set).start()
+    dedup.close()  # waits for the try, then closes what it opened
+    assert dedup.calls.lane is None and dedup.index is None
+    assert dedup.crawler.stats.get_value("simhash/index/pages/size") == 0
+
+
+@pytest.mark.parametrize(("error", "policy"), [
+    ("password", "keep"), ("unreachable", "drop"), ("unreachable", "stop"),
+])
+def test_an_index_away_at_start_up_stops_the_crawl_unless_the_policy_keeps(
+    tmp_path, monkeypatch, error, policy
+):
+    from scrapy_simhash.index.base import IndexAuthenticationError
+
+    _away_until(threading.Event(), monkeypatch, error=IndexAuthenticationError(
+        "cannot open: Redis refused the password") if error == "password" else None)
+    dedup = _offloaded(tmp_path / "index.db", SIMHASH_ON_INDEX_ERROR=policy)
+    try:
+        assert dedup.start_up_failed and dedup.session.index_unusable
+        assert dedup.crawler.stats.get_value("simhash/index/breaker/opened") is None
+    finally:
+        dedup.close()
+
+
 async def _wait(deferred):
     from scrapy.utils.defer import maybe_deferred_to_future
 

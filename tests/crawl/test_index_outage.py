@@ -83,6 +83,55 @@ def test_a_redis_gone_for_good_is_said_once_and_never_said_to_be_back(own_redis)
     assert log.count("Connection refused") <= 1
 
 
+@pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
+@pytest.mark.timeout(60)
+def test_a_redis_down_at_start_up_the_crawl_goes_on_and_checks_once_it_answers(own_redis):
+    """An outage at start-up is an outage: SIMHASH_ON_INDEX_ERROR="keep" rides it out (pages
+    kept unchecked, said once), and the index is opened by the first call after it is back."""
+    own_redis.stop()
+
+    @contextlib.contextmanager
+    def started() -> Iterator[None]:
+        yield
+        own_redis.start()
+
+    pages = 30
+    result = crawl_with_a_freeze(
+        f"{own_redis.url}?prefix=late", started, pages=pages, delay=0.25, freeze_after=5,
+        freeze=0.0,
+    )
+    assert result["returncode"] == 0, result["log"][-3000:]
+    assert len(result["received"]) == pages  # every page reached its callback
+    stats = result["stats"]
+    assert stats["finish_reason"] == "finished"
+    assert stats["simhash/index/breaker/opened"] == 1
+    assert stats["simhash/index/breaker/closed"] == 1
+    unchecked = stats["simhash/pages/kept/index_error"]
+    assert unchecked >= 5  # the pages before Redis started
+    checked = stats["simhash/pages/kept"] - unchecked
+    assert checked >= 10  # and most after it: looked up and stored
+    assert stats["simhash/index/pages/size"] == checked
+    log = result["log"]
+    assert log.count("cannot reach the index") == 1, log[-3000:]
+    assert log.count("answers again after") == 1
+    assert "Traceback" not in log
+    assert " ERROR: " not in log
+
+
+@pytest.mark.scrapy_version_independent
+@pytest.mark.timeout(60)
+def test_a_redis_down_at_start_up_stops_a_crawl_whose_policy_is_stop(own_redis):
+    own_redis.stop()
+    result = crawl_with_a_freeze(
+        f"{own_redis.url}?prefix=late", contextlib.nullcontext, pages=5, delay=0.0,
+        freeze_after=100, freeze=0.0, settings={"SIMHASH_ON_INDEX_ERROR": "stop"},
+    )
+    log = result["log"]
+    assert "cannot open the index" in log and own_redis.url in log, log[-3000:]
+    assert "Stopping the crawl" in log
+    assert len(result["received"]) == 0
+
+
 def assert_never_stalled(result: dict) -> None:
     assert result["returncode"] == 0, result["log"][-3000:]
     stats = result["stats"]

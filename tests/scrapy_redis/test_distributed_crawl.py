@@ -113,13 +113,14 @@ def test_redis_restarted_mid_crawl_the_crawl_finishes_and_counts_the_errors(
     assert "Simhash: index check_and_add failed" not in output.log
 
 
-def test_redis_unreachable_at_start_stops_the_crawl_naming_the_url(
+def test_redis_unreachable_at_start_stops_a_crawl_whose_policy_is_stop_naming_the_url(
     site, redis_server, redis_prefix, tmp_path
 ):
     from redisfixture import free_port
 
     dead = f"redis://127.0.0.1:{free_port()}/0"
     settings = redis_settings(redis_server.url, redis_prefix, index_url=dead)
+    settings["SIMHASH_ON_INDEX_ERROR"] = "stop"  # ("keep" rides it out: test_index_outage.py)
     push_start_urls(redis_server, settings["REDIS_START_URLS_KEY"], [site.url + "/single/0"])
     output = start_crawl(tmp_path / "crawl", settings).wait()
     assert dead in output.log
