@@ -14,10 +14,10 @@ class LoopbackSite(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # a web server's backlog (socketserver's 5 drops bursts)
 
-    def __init__(self, pages: Mapping[str, bytes]) -> None:
+    def __init__(self, pages: Mapping[str, bytes], port: int = 0) -> None:
         self.pages = dict(pages)
         self.requested: list[str] = []
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
         threading.Thread(target=self.serve_forever, name="loopback-site", daemon=True).start()
 
     @property

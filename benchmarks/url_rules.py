@@ -7,8 +7,10 @@ off (the plugin drops duplicates after downloading them) and on (the add-on's de
 the same site with canonical tags (``site(canonical=True)``: every article and variant declares
 the article's URL, every ``?page=`` page and product the category's first page); then 30 other
 articles of the same site, crawled fresh and after a first crawl of the first 30 into the same
-SQLite index (whose rules that second crawl reads from its first page on). Each crawl runs in
-a fresh process; the table gives the medians of ``--runs`` crawls.
+SQLite index (whose rules that second crawl reads from its first page on); then a parameter that
+changes some pages only (``mixed_parameter_site``: ``?lang=fr`` is the same page on four
+articles, a translation on eight). Each crawl runs in a fresh process; the table gives the
+medians of ``--runs`` crawls.
 
 ``--tags`` measures instead what reading the canonical declarations costs the crawl's thread a
 page checked, over the pages of the corpora (``SIMHASH_CORPORA``): the plugin's search of the
@@ -29,7 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from hardneg.urlsite import site
+from hardneg.urlsite import mixed_parameter_site, site
 from loopback import LoopbackSite
 
 SPIDER = """
@@ -57,11 +59,11 @@ process.start()
 Pages = dict[str, tuple[str, str]]
 
 
-def crawl(pages: Pages, rules: str, index: str = "memory://") -> dict[str, int]:
-    """One crawl of ``pages``: duplicate downloads, and distinct pages whose content reached no
-    callback (under any of its URLs)."""
+def crawl(pages: Pages, rules: str, index: str = "memory://", port: int = 0) -> dict[str, int]:
+    """One crawl of ``pages`` (served on ``port``, 0: a free one): duplicate downloads, and
+    distinct pages whose content reached no callback (under any of its URLs)."""
     same = {path: target for path, (_, target) in pages.items()}
-    site = LoopbackSite({path: html.encode() for path, (html, _) in pages.items()})
+    site = LoopbackSite({path: html.encode() for path, (html, _) in pages.items()}, port)
     base = site.url
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "items.jsonl"
@@ -72,6 +74,7 @@ def crawl(pages: Pages, rules: str, index: str = "memory://") -> dict[str, int]:
     return {
         "duplicate downloads": sum(1 for path in site.requested if same.get(path, path) != path),
         "distinct pages lost": len(set(same.values()) - contents),
+        "port": site.server_address[1],
     }
 
 
@@ -80,8 +83,8 @@ def second_crawl(rules: str) -> dict[str, int]:
     category and products, crawled the first time, are not counted as lost."""
     with tempfile.TemporaryDirectory() as folder:
         index = f"sqlite:///{Path(folder) / 'crawl.db'}"
-        crawl(site(30), rules, index)
-        return crawl(_articles_only(site(30, first=30)), rules, index)
+        port = crawl(site(30), rules, index)["port"]  # the same site: its host and port
+        return crawl(_articles_only(site(30, first=30)), rules, index, port)
 
 
 def _articles_only(pages: Pages) -> Pages:
@@ -103,6 +106,10 @@ ROWS: list[tuple[str, str, Callable[[], dict[str, int]]]] = [
     ("247 URLs, canonical tags", "on", lambda: crawl(site(canonical=True), "on")),
     ("30 other articles, fresh", "on", lambda: crawl(_articles_only(site(30, first=30)), "on")),
     ("30 other articles, second crawl of one SQLite index", "on", lambda: second_crawl("on")),
+    ("12 articles under ?lang=fr: 4 the same page, 8 translated", "off",
+     lambda: crawl(mixed_parameter_site(), "off")),
+    ("12 articles under ?lang=fr: 4 the same page, 8 translated", "on",
+     lambda: crawl(mixed_parameter_site(), "on")),
 ]
 
 

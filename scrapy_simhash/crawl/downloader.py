@@ -42,7 +42,8 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import IgnoreRequest
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest
 from scrapy.http import HtmlResponse
 
 from scrapy_simhash.crawl.component import DedupComponent, page_not_content
@@ -133,6 +134,9 @@ def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, s
         request.meta[META_RULE_CHECK] = True
         stats.inc_value("simhash/urls/checked")
         return None
+    rules.hold(rewrite, request)  # fetched after all if the rule is retired
+    logger.debug("Simhash: not downloaded: %s (%s, and %s was fetched)",
+                 request.url, rewrite.describe(), target)
     stats.inc_value("simhash/urls/skipped")
     stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
     return rewrite, target
@@ -156,6 +160,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         self.url_rules: UrlRules | None = rules_of(crawler) if self.config.url_rules else None
         #: the rules kept beside a persistent index (see :mod:`~.rulestore`)
         self.rule_store: RuleStore | None = None
+        if self.url_rules is not None and not self.config.dry_run:
+            crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
 
     def spider_opened(self, spider: Any = None) -> None:
         super().spider_opened(spider)
@@ -192,6 +198,38 @@ class SimhashDownloaderMiddleware(DedupComponent):
 
     def _rule_loaded(self, rewrite: Any) -> None:
         self.crawler.stats.inc_value("simhash/urls/loaded")
+
+    def _fetch_released(self) -> bool:
+        """Schedule the requests skipped by rules retired since the last call; whether any."""
+        released = self.url_rules.take_released()
+        if not released:
+            return False
+        engine = self.crawler.engine
+        stats = self.crawler.stats
+        seen: set[str] = set()
+        for request in released:
+            if request.url in seen:  # (two callbacks yielded it: one fetch)
+                continue
+            seen.add(request.url)
+            stats.inc_value("simhash/urls/refetched")
+            engine.crawl(request.replace(dont_filter=True))
+        logger.info("Simhash: a URL rule was retired; %d requests it skipped are fetched after "
+                    "all", len(seen), extra={"crawler": self.crawler})
+        return True
+
+    def _spider_idle(self, spider: Any = None) -> None:
+        """Before the crawl ends: the requests of retired rules, and checks of the rules that
+        skipped requests without enough checks (see :mod:`~.urlrules`)."""
+        scheduled = self._fetch_released()
+        engine = self.crawler.engine
+        for _rewrite, request in self.url_rules.checks_due():
+            check = request.replace(dont_filter=True)
+            check.meta[META_RULE_CHECK] = True
+            self.crawler.stats.inc_value("simhash/urls/checked")
+            engine.crawl(check)
+            scheduled = True
+        if scheduled:
+            raise DontCloseSpider
 
     def spider_closed(self, spider: Any = None, reason: str | None = None) -> None:
         if self.url_rules is not None:
@@ -370,6 +408,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
                 stats.inc_value(f"simhash/urls/canonical/{outcome}", count - before[2][outcome])
         if self.rule_store is not None:
             self.rule_store.changed()
+        if rules.has_released:
+            self._fetch_released()
 
     def _signature(self, response: HtmlResponse) -> Any:
         """The page's signature from the tree the spider will reuse (see

@@ -21,6 +21,15 @@ A request a live rewrite maps onto a URL already fetched is skipped, except for 
 (:data:`SAMPLE_EVERY`) still fetched to check the rule; a fetched page that the rewrite says
 duplicates a page kept, but that was kept as distinct, retires the rule for good.
 
+A skip is provisional, as a drop is: a parameter can change the content of some of a site's
+pages and not of others (``?lang=fr`` on pages not yet translated, ``?start=20`` on a category
+too small for a second page). The requests a rule skipped are held (:meth:`UrlRules.hold`), and
+come back (:meth:`UrlRules.take_released`) when it is retired; a rule whose samples have not
+yet confirmed it :data:`MIN_CHECKS` times when the crawl runs out of requests gets held ones
+fetched as checks (:meth:`UrlRules.checks_due`) until they have, or until one contradicts it.
+
+A site is a host and, when not the scheme's default, its port.
+
 No Scrapy, no I/O: the downloader middleware feeds it what it fetched, dropped and kept, and the
 spider middleware asks it about the requests a callback yields, before they are scheduled. The
 confirmations of earlier crawls and of other processes come in, and this crawl's go out, through
@@ -36,12 +45,18 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from typing import Any
+from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 #: Distinct pairs of URLs that must confirm a rewrite before requests are skipped by it.
 CONFIRMATIONS = 3
 #: One in this many requests a live rewrite would skip is fetched anyway, to check it.
 SAMPLE_EVERY = 10
+#: Checks (sampled requests found to duplicate their page) a rule must pass before the requests
+#: it skipped are given up for good at the crawl's end.
+MIN_CHECKS = 2
+#: Skipped requests held in all, to fetch again if their rule is retired (beyond: not held).
+MAX_HELD_SKIPS = 100_000
 #: Path segments that name a variant of the same page when added to its path.
 _MAX_SEGMENT_CHARS = 20
 #: Declared canonical URLs kept until their page is fetched (beyond: not waited for).
@@ -61,7 +76,7 @@ class Rewrite:
     def apply(self, url: str) -> str | None:
         """``url`` rewritten, or None when the rewrite does not apply to it."""
         parts = urlsplit(url)
-        if parts.hostname != self.host:
+        if site_of(parts) != self.host:
             return None
         if self.kind == "param":
             pairs = parse_qsl(parts.query, keep_blank_values=True)
@@ -88,6 +103,24 @@ class Rewrite:
         return f"{self.host}: a trailing {self.name!r} is the folder's page"
 
 
+def site_of(parts: SplitResult) -> str | None:
+    """The site of a URL's parts: its host, and its port unless the scheme's default (two
+    servers on one host are two sites)."""
+    host = parts.hostname
+    if host is None:
+        return None
+    try:
+        port = parts.port
+    except ValueError:  # a port out of range
+        return host
+    if port is None or _DEFAULT_PORTS.get(parts.scheme) == port:
+        return host
+    return f"{host}:{port}"
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 @functools.lru_cache(maxsize=1024)
 def normalized(url: str) -> str:
     """The URL with its query parameters in order and no fragment (what a rewrite compares).
@@ -104,9 +137,9 @@ def explanations(url: str, duplicate_of: str) -> list[Rewrite]:
     host): the query parameters one has beyond the other, the path segment one has beyond the
     other, or a trailing ``index.html``; [] when something else differs."""
     a, b = urlsplit(url), urlsplit(duplicate_of)
-    if a.hostname is None or a.hostname != b.hostname or a.scheme != b.scheme:
+    host = site_of(a)
+    if host is None or host != site_of(b) or a.scheme != b.scheme:
         return []
-    host = a.hostname
     found: list[Rewrite] = []
     if a.query != b.query:
         extra = _extra_params(a.query, b.query) or _extra_params(b.query, a.query)
@@ -232,6 +265,13 @@ class _Evidence:
     retired: bool = False
     skipped: int = 0
     seen_matching: int = 0
+    #: pairs that confirmed the rule once it was live: sampled requests, and requests in
+    #: flight it would have skipped (see :data:`MIN_CHECKS`)
+    checks: int = 0
+    #: held requests fetched as checks when the crawl ran out of requests
+    late_checks: int = 0
+    #: the requests skipped, to fetch again if the rule is retired
+    held: list[Any] = field(default_factory=list)
     #: the fetched URLs of the rule's site by the URL the rewrite makes of them
     reduced: dict[str, set[str]] = field(default_factory=dict)
 
@@ -279,6 +319,9 @@ class UrlRules:
         self.retirements = 0
         #: canonical declarations that confirmed a pair, and those the decisions did not back
         self.canonical_outcomes = {"confirmed": 0, "ignored": 0}
+        #: requests skipped by rules retired since :meth:`take_released`
+        self._released: list[Any] = []
+        self._held_count = 0
 
     # -- what the crawl tells ------------------------------------------------------------------
 
@@ -287,7 +330,7 @@ class UrlRules:
         normal = normalized(url)
         if normal in self._fetched:
             return
-        host = urlsplit(normal).hostname or ""
+        host = site_of(urlsplit(normal)) or ""
         if host not in self._by_host and self.on_new_site is not None:
             self.on_new_site(host)
         self._fetched.add(normal)
@@ -322,7 +365,7 @@ class UrlRules:
         ``canonical`` was decided too, and only if the decisions put both in one cluster;
         otherwise it is ignored (:attr:`canonical_outcomes` counts both)."""
         page, target = normalized(url), normalized(canonical)
-        if page == target or urlsplit(page).hostname != urlsplit(target).hostname:
+        if page == target or site_of(urlsplit(page)) != site_of(urlsplit(target)):
             return []
         if target in self._content:
             return self._confirm_declaration(page, target)
@@ -372,6 +415,8 @@ class UrlRules:
                 continue
             before = self.is_live(rewrite)
             evidence.pairs.add(key)
+            if before:  # a page the rule would have skipped, fetched (in flight), agrees
+                evidence.checks += 1
             self._changed.add(rewrite.host)
             if not before and self.is_live(rewrite):
                 went_live.append(rewrite)
@@ -384,7 +429,7 @@ class UrlRules:
         retired = [rewrite for rewrite, evidence in self._evidence.items()
                    if not evidence.retired and self._contradicts(rewrite, evidence, normal)]
         for rewrite in retired:
-            self._evidence[rewrite].retired = True
+            self._retire(self._evidence[rewrite])
             self._changed.add(rewrite.host)
             self.retirements += 1
         if retired:
@@ -394,7 +439,7 @@ class UrlRules:
     def _contradicts(self, rewrite: Rewrite, evidence: _Evidence, normal: str) -> bool:
         """Whether ``rewrite`` makes the decided page ``normal`` one URL with a page of other
         content."""
-        if urlsplit(normal).hostname != rewrite.host:
+        if site_of(urlsplit(normal)) != rewrite.host:
             return False
         mine = self._content.get(normal)
         return any(
@@ -429,9 +474,8 @@ class UrlRules:
         evidence = _Evidence()
         for fetched in self._by_host.get(rewrite.host, ()):
             evidence.reduced.setdefault(_reduced(rewrite, fetched), set()).add(fetched)
-        evidence.retired = any(self._contradicts(rewrite, evidence, decided)
-                               for decided in self._content)
-        if evidence.retired:
+        if any(self._contradicts(rewrite, evidence, decided) for decided in self._content):
+            self._retire(evidence)
             self._changed.add(rewrite.host)
             self.retirements += 1
         return evidence
@@ -479,9 +523,52 @@ class UrlRules:
         before = self.is_live(rewrite)
         evidence.others = max(0, others)
         if retired and not evidence.retired:
-            evidence.retired = True
+            self._retire(evidence)
         self._refresh_live()
         return not before and self.is_live(rewrite)
+
+    def _retire(self, evidence: _Evidence) -> None:
+        """Retire a rule for good; the requests it skipped come back (:meth:`take_released`)."""
+        evidence.retired = True
+        self._held_count -= len(evidence.held)
+        self._released += evidence.held
+        evidence.held = []
+
+    # -- the requests skipped ------------------------------------------------------------------
+
+    def hold(self, rewrite: Rewrite, request: Any) -> bool:
+        """Keep ``request``, which ``rewrite`` skipped, to fetch it if the rule is retired;
+        False when too many are held already (the skip is then final)."""
+        evidence = self._evidence.get(rewrite)
+        if evidence is None or evidence.retired or self._held_count >= MAX_HELD_SKIPS:
+            return False
+        evidence.held.append(request)
+        self._held_count += 1
+        return True
+
+    @property
+    def has_released(self) -> bool:
+        return bool(self._released)
+
+    def take_released(self) -> list[Any]:
+        """The requests skipped by rules retired since the last call: to fetch after all."""
+        released, self._released = self._released, []
+        return released
+
+    def checks_due(self) -> list[tuple[Rewrite, Any]]:
+        """When the crawl has nothing left to fetch: for each rule that skipped requests and has
+        passed fewer than :data:`MIN_CHECKS` checks, one of them to fetch as its check (the
+        latest skipped), up to that many in all: a check that does not contradict the rule
+        counts, whatever its answer."""
+        due = []
+        for rewrite, evidence in self._evidence.items():
+            if (evidence.retired or not evidence.held
+                    or max(evidence.checks, evidence.late_checks) >= MIN_CHECKS):
+                continue
+            evidence.late_checks += 1
+            self._held_count -= 1
+            due.append((rewrite, evidence.held.pop()))
+        return due
 
     # -- what the crawl asks -------------------------------------------------------------------
 
@@ -512,7 +599,8 @@ class UrlRules:
             return None
         used = next((r for r in self._live if r.apply(normal) is not None), None)
         if used is None:  # the canonical form itself, once fetched under a variant's URL
-            used = next((r for r in self._live if r.host == urlsplit(normal).hostname), None)
+            site = site_of(urlsplit(normal))
+            used = next((r for r in self._live if r.host == site), None)
             if used is None:
                 return None
         evidence = self._evidence[used]

@@ -96,8 +96,8 @@ class PagesSite(DemoServer):
     page but the index get that body instead, as from a bot-protection service."""
 
     def __init__(self, pages: dict[str, tuple[bytes, str]], first_answer: bytes | None = None,
-                 banned: int = 1):
-        super().__init__()
+                 banned: int = 1, port: int = 0):
+        super().__init__(port=port)
         self.RequestHandlerClass = _PagesHandler
         self.pages = pages
         self.first_answer = first_answer

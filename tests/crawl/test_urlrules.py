@@ -209,3 +209,79 @@ def test_a_request_let_through_to_check_a_rule_is_not_skipped_further_down():
     assert skip_by_rules(rules, sampled, stats) is None  # and the downloader middleware too
     assert stats.get_value("simhash/urls/checked") == 1
     assert stats.get_value("simhash/urls/skipped") == 1
+
+
+def _live_ref_rule(rules: UrlRules) -> Rewrite:
+    for name in ("a", "b", "c"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.fetched(f"{SITE}/{name}?ref=home")
+        went_live = rules.dropped(f"{SITE}/{name}?ref=home", f"{SITE}/{name}")
+    (rule,) = went_live
+    return rule
+
+
+def test_a_site_is_its_host_and_port():
+    assert explanations("http://h.example:8765/a?x=1", "http://h.example:8766/a") == []
+    assert explanations("http://h.example:8765/a?x=1", "http://h.example:8765/a") == [
+        Rewrite("h.example:8765", "param", "x")
+    ]
+    assert explanations("https://h.example:443/a?x=1", "https://h.example/a") == [
+        Rewrite("h.example", "param", "x")
+    ]
+    rule = Rewrite("h.example:8765", "param", "x")
+    assert rule.apply("http://h.example:8766/a?x=1") is None
+    assert rule.apply("http://h.example:8765/a?x=1") == "http://h.example:8765/a"
+
+
+def test_requests_a_rule_skipped_come_back_when_it_is_retired():
+    rules = UrlRules()
+    rule = _live_ref_rule(rules)
+    skipped = []
+    for name in ("d", "e"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.kept(f"{SITE}/{name}")
+        assert rules.skip(f"{SITE}/{name}?ref=side") is not None
+        assert rules.hold(rule, name)
+        skipped.append(name)
+    assert rules.take_released() == []
+    # a page the rule says duplicates /f turns out distinct
+    rules.fetched(f"{SITE}/f")
+    rules.kept(f"{SITE}/f")
+    rules.fetched(f"{SITE}/f?ref=side")
+    assert rules.kept(f"{SITE}/f?ref=side") == [rule]
+    assert rules.take_released() == skipped
+    assert rules.take_released() == []
+    assert not rules.hold(rule, "g")  # retired: nothing more held
+
+
+def test_a_rule_with_too_few_checks_gets_held_requests_checked_until_it_has_enough():
+    rules = UrlRules()
+    rule = _live_ref_rule(rules)
+    for name in ("d", "e", "f", "g"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.kept(f"{SITE}/{name}")
+        assert rules.skip(f"{SITE}/{name}?ref=x") is not None
+        rules.hold(rule, name)
+    assert rules.checks_due() == [(rule, "g")]  # the latest skipped
+    rules.fetched(f"{SITE}/g?ref=x")
+    rules.dropped(f"{SITE}/g?ref=x", f"{SITE}/g")  # the check confirms the rule
+    assert rules.checks_due() == [(rule, "f")]
+    rules.fetched(f"{SITE}/f?ref=x")
+    rules.dropped(f"{SITE}/f?ref=x", f"{SITE}/f")
+    assert rules.checks_due() == []  # MIN_CHECKS passed: /d and /e stay skipped
+    assert rules.take_released() == []
+
+
+def test_a_check_that_finds_another_page_retires_the_rule_and_releases_the_rest():
+    rules = UrlRules()
+    rule = _live_ref_rule(rules)
+    for name in ("d", "e", "f"):
+        rules.fetched(f"{SITE}/{name}")
+        rules.kept(f"{SITE}/{name}")
+        rules.skip(f"{SITE}/{name}?ref=x")
+        rules.hold(rule, name)
+    assert rules.checks_due() == [(rule, "f")]
+    rules.fetched(f"{SITE}/f?ref=x")
+    assert rules.kept(f"{SITE}/f?ref=x") == [rule]
+    assert rules.take_released() == ["d", "e"]
+    assert rules.checks_due() == []
