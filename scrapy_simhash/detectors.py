@@ -158,10 +158,12 @@ class Detector(ABC):
         data_hashes = ev.shingle_hashes(data)[0]
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
-        content, _ = ev.shingle_hashes(extraction.content_text())
+        own_text = extraction.content_text()
+        content, _ = ev.shingle_hashes(own_text)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
-        return Signed(signature, ev.of_short(main, words, rest, chrome))
+        figures = ev.figure_hashes(own_text)
+        return Signed(signature, ev.of_short(main, words, rest, chrome, figures))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

@@ -16,7 +16,11 @@ header, footer: the site's template). Two short pages are the same when their re
 when they are the same text in two templates: rests that share nothing, on two hosts or with
 chromes that differ too. Rests that differ beside one template are that template with other
 data. A short main text and a long one are the same only when they are nearly one text (an
-article just over the short length, and its copy a few lines shorter).
+article just over the short length, and its copy a few lines shorter). Two short pages of one
+template are two when each has a *figure* the other lacks in its own text (main text and rest: a
+word with a digit in it, a price, a SKU, a date, a score): a product's variants, or a notice of
+another day, share every other word, and their extraction may put the line that differs in the
+main text of one and in the rest of the other.
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same.
@@ -69,6 +73,8 @@ MAX_FOREIGN_CHROME_RATIO = 0.5
 #: ... and not a part of it: less than this share of the smaller chrome inside the larger.
 MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
+#: The figures of a short main text kept (the smallest hashes of its words with a digit).
+FIGURES_SKETCH_SIZE = 16
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
 
@@ -77,6 +83,8 @@ _U32 = np.uint32
 _HEADER = struct.Struct("<BBHIII")  # version, flags, words (capped), 3-grams: main, rest, chrome
 _WEAK = 1
 _SHORT = 2
+_FIGURES = 4
+_COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 
@@ -99,6 +107,14 @@ def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The 64-bit hashes of the words in ``codes`` (the UTF-32 code points of a case-folded
     text: runs of word characters, each CJK ideograph or kana a word of its own), and the
     position where each word starts."""
+    starts, ends = _word_bounds(codes)
+    if not len(starts):
+        return np.empty(0, dtype=_U64), starts
+    return segment_hashes(codes.view(np.uint8), starts * 4, ends * 4), starts
+
+
+def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each word of ``codes`` starts and ends (see :func:`word_hashes`)."""
     word_table, single_table = _char_classes()
     astral = codes > 0xFFFF
     bmp = np.where(astral, 0, codes)
@@ -109,10 +125,30 @@ def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cut = np.ones(len(codes) + 2, dtype=bool)
     cut[1:-1] = ~word | single
     starts = np.flatnonzero(word & (cut[:-2] | single))
-    if not len(starts):
-        return np.empty(0, dtype=_U64), starts
     ends = np.flatnonzero(word & (cut[2:] | single)) + 1
-    return segment_hashes(codes.view(np.uint8), starts * 4, ends * 4), starts
+    return starts, ends
+
+
+@lru_cache(maxsize=1)
+def _digits() -> np.ndarray:
+    chars = "".join(map(chr, range(0x10000)))
+    return np.fromiter((c.isdecimal() for c in chars), dtype=bool, count=0x10000)
+
+
+def figure_hashes(text: str) -> np.ndarray:
+    """The sketch (:data:`FIGURES_SKETCH_SIZE`) of the distinct words of ``text`` (case folded)
+    that hold a digit: prices, SKUs, dates, scores."""
+    codes = np.frombuffer(text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32)
+    starts, ends = _word_bounds(codes)
+    if not len(starts):
+        return np.empty(0, dtype=_U32)
+    digit = _digits()[np.where(codes > 0xFFFF, 0, codes)]
+    seen = np.concatenate(([0], np.cumsum(digit, dtype=np.int64)))
+    with_digit = seen[ends] > seen[starts]
+    if not with_digit.any():
+        return np.empty(0, dtype=_U32)
+    hashes = segment_hashes(codes.view(np.uint8), starts[with_digit] * 4, ends[with_digit] * 4)
+    return sketch(np.unique(hashes), FIGURES_SKETCH_SIZE)
 
 
 def gram_hashes(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.ndarray:
@@ -171,6 +207,9 @@ class Evidence:
     rest_size: int = 0
     chrome: np.ndarray | None = None
     chrome_size: int = 0
+    # a short main text: the sketch of the figures of its own text, main text and rest (None:
+    # not known, evidence stored before)
+    figures: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -193,12 +232,16 @@ class Evidence:
         return self.rest is not None
 
     def to_bytes(self) -> bytes:
-        flags = (_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
+        figures = self.short and self.figures is not None
+        flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
+                 | (_FIGURES if figures else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
         if self.short:
             parts += [self.rest.astype("<u4").tobytes(), self.chrome.astype("<u4").tobytes()]
+        if figures:  # (after the rest: evidence stored without figures reads as before)
+            parts += [_COUNT.pack(len(self.figures)), self.figures.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -210,15 +253,23 @@ class Evidence:
         counts = [min(size, SKETCH_SIZE)]
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
-        if version != EVIDENCE_VERSION or len(data) != _HEADER.size + 4 * sum(counts):
+        end = _HEADER.size + 4 * sum(counts)
+        figures = None
+        if flags & _FIGURES and flags & _SHORT and len(data) >= end + _COUNT.size:
+            (count,) = _COUNT.unpack_from(data, end)
+            if count <= FIGURES_SKETCH_SIZE and len(data) == end + _COUNT.size + 4 * count:
+                figures = np.frombuffer(data, dtype="<u4", offset=end + _COUNT.size).astype(_U32)
+                end = len(data)
+        if version != EVIDENCE_VERSION or len(data) != end:
             return None
-        values = np.frombuffer(data, dtype="<u4", offset=_HEADER.size).astype(_U32)
+        values = np.frombuffer(data, dtype="<u4", count=sum(counts),
+                               offset=_HEADER.size).astype(_U32)
         ends = np.cumsum(counts)
         sketch = values[: ends[0]]
         if not flags & _SHORT:
             return cls(sketch, size, words, bool(flags & _WEAK))
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
-                   rest_size, values[ends[1] :], chrome_size)
+                   rest_size, values[ends[1] :], chrome_size, figures)
 
 
 def _from_bytes(data: bytes) -> Evidence | None:
@@ -236,10 +287,12 @@ def of_hashes(hashes: np.ndarray, words: int, weak: bool = False) -> Evidence:
     return Evidence(sketch(hashes), len(hashes), words, weak)
 
 
-def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray) -> Evidence:
-    """The evidence of a short main text (hashed), the rest of its page and its chrome."""
+def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
+             figures: np.ndarray | None = None) -> Evidence:
+    """The evidence of a short main text (hashed), the rest of its page and its chrome, and
+    the figures of the two (:func:`figure_hashes`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
-                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome))
+                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures)
 
 
 def is_weak(words: int, is_article: bool) -> bool:
@@ -292,11 +345,24 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
             max(a.words, b.words) >= SHORT_WORDS
             and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
         )
+    if _other_figures(a.figures, b.figures) and not _foreign(a, b, same_site):
+        return False  # another price, SKU, date or score in one template: a variant
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
     if _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT):
         return True
     return _foreign(a, b, same_site)
+
+
+def _other_figures(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether each of two figure sketches has a figure the other lacks (within the smallest
+    :data:`FIGURES_SKETCH_SIZE` of both, where a sketch holds every figure of its set). A
+    figure on one side only (a date the template adds) is no such difference."""
+    if a is None or b is None:
+        return False
+    smallest = np.union1d(a, b)[:FIGURES_SKETCH_SIZE]
+    in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
+    return bool((in_a & ~in_b).any() and (in_b & ~in_a).any())
 
 
 def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

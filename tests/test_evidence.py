@@ -91,7 +91,44 @@ SHELL = ("Why shop with us: every piece is chosen by our buyers for materials th
 def short(main: str, rest: str, chrome: str = CHROME) -> ev.Evidence:
     main_hashes, words = ev.shingle_hashes(main)
     return ev.of_short(main_hashes, words, ev.shingle_hashes(rest)[0],
-                       ev.shingle_hashes(chrome)[0])
+                       ev.shingle_hashes(chrome)[0], ev.figure_hashes(f"{main}\n{rest}"))
+
+
+KETTLE = ("Electric kettle 1.7 l. {price} EUR. SKU {sku}. In stock. This stainless steel kettle "
+          "boils up to 1.7 litres of water in under four minutes. It has a concealed heating "
+          "element, a removable limescale filter, automatic shut-off and boil-dry protection. "
+          "The cordless base rotates 360 degrees, so it suits left- and right-handed users.")
+
+
+def test_short_pages_of_one_template_with_other_figures_are_distinct():
+    first = KETTLE.format(price="29.99", sku="KT-1001")
+    variant = KETTLE.format(price="31.49", sku="KT-1002")
+    # the same words but a price and a SKU: a product's variant, beside one template
+    assert not ev.confirms(short(first, ""), short(variant, ""))
+    assert ev.confirms(short(first, ""), short(first, ""))
+    # ... also when the line that differs is the main text's on one page, the rest's on the other
+    line, description = "Price 31.49 EUR. SKU KT-1002.", KETTLE.split(" In stock. ")[1]
+    assert not ev.confirms(short(f"{line} {description}", ""), short(description, "29.99 KT-1001"))
+    # a figure only one of them has (a date a print version adds) is no other page
+    assert ev.confirms(short(first, ""), short(first + " Printed 27 November 2026.", ""))
+    # nor are other figures in another site's template (its own links, dates, counts)
+    assert ev.confirms(short(first, "Read more: 12 comments, 3 days ago", OTHER_CHROME),
+                       short(first, "Shares 45. Posted 2 hours ago"), same_site=False)
+    # figures are words with a digit, case folded, whatever the script's digits
+    assert np.array_equal(ev.figure_hashes("SKU kt-1001, 3 units"),
+                          ev.figure_hashes("sku KT-1001 ... 3 UNITS"))
+    assert len(ev.figure_hashes("Price 31.49 EUR, ３ units")) == 3  # 31, 49 and ３
+    assert len(ev.figure_hashes("no figures here")) == 0
+
+
+def test_evidence_stored_without_figures_reads_and_confirms_as_before():
+    first = short(KETTLE.format(price="29.99", sku="KT-1001"), "")
+    variant = short(KETTLE.format(price="31.49", sku="KT-1002"), "")
+    old = ev.Evidence(first.sketch, first.size, first.words, False, first.rest, first.rest_size,
+                      first.chrome, first.chrome_size)
+    back = ev.Evidence.from_bytes(old.to_bytes())
+    assert back is not None and back.figures is None
+    assert ev.confirms(back, variant)  # figures unknown: the other signals decide
 
 
 def test_short_texts_of_one_template_with_other_data_are_distinct():
@@ -140,7 +177,7 @@ def test_an_article_just_under_the_short_length_confirms_its_long_copy():
 
 def test_bytes_round_trip_and_refuse_other_versions():
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
-                     short(SHELL, PYTHON_B)):
+                     short(SHELL, PYTHON_B), short(KETTLE.format(price=1, sku=2), "")):
         data = original.to_bytes()
         back = ev.Evidence.from_bytes(data)
         assert back is not None

@@ -26,6 +26,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "jobs": templated.jobs,
     "next_data": templated.next_data,
     "scores": templated.scores,
+    "product_variants": templated.product_variants,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "entity_books": entities.entity_books,

@@ -714,3 +714,38 @@ def scores() -> list[Page]:
             )))
         day += timedelta(days=7)
     return pages
+
+
+# --------------------------------------------------------------------------- product variants
+
+VARIANT_COLOURS = ("Moss", "Slate", "Ember", "Fjord", "Sand", "Heather", "Charcoal", "Ochre",
+                   "Glacier", "Pine")
+
+
+def product_variants() -> list[Page]:
+    """One jacket in ten colours, a page each: the same name, description and care notes; the
+    price, SKU and stock line inside the product's own text are all that differ."""
+    rng = random.Random("hardneg:product_variants")
+    description = (
+        "A three-layer waterproof shell for long days on the fells. The fabric is windproof and "
+        "breathable, the hood adjusts in three places and fits over a helmet, and the pit zips "
+        "let heat out on the climb. Taped seams, a two-way front zip with storm flap and two "
+        "chest pockets that clear a rucksack hip belt. Packs into its own pocket."
+    )
+    pages = []
+    for colour in VARIANT_COLOURS:
+        price = f"£{rng.randint(139, 189)}.{rng.choice(('00', '50', '99'))}"
+        sku = f"FH-{rng.randint(10000, 99999)}"
+        stock = rng.choice(("In stock", "Only 2 left", "In stock", "Back in 3 weeks"))
+        main = (
+            '<article class="product"><h1>Ridgeway Storm Jacket</h1>'
+            f'<p class="buy"><span class="price">{price}</span> <span class="sku">SKU {sku}'
+            f'</span> <span class="stock">{stock}</span> Colour: {colour}</p>'
+            f"<p>{esc(description)}</p>"
+            "<p>Care: wash at 30 degrees, reproof after every few washes.</p></article>"
+        )
+        url = f"https://{SHOP.domain}/p/ridgeway-storm-jacket-{slug(colour)}"
+        pages.append((url, render(SHOP, title="Ridgeway Storm Jacket", main=main,
+                                  breadcrumbs=[("Clothing", "/clothing"),
+                                               ("Jackets", "/clothing/jackets")])))
+    return pages

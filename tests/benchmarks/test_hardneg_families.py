@@ -38,7 +38,8 @@ def _assert_distinct(name: str, family) -> None:
 
 def test_every_promised_family_is_generated():
     assert set(GENERATED) == {
-        "listing", "stock_table", "weather", "jobs", "next_data", "scores", "notices_ja",
+        "listing", "stock_table", "weather", "jobs", "next_data", "scores", "product_variants",
+        "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
         "entity_universities",
     }
