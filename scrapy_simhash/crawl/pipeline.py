@@ -9,6 +9,11 @@ out; list values are joined too); the item is keyed by its ``SIMHASH_ITEM_KEY_FI
 drop names the item it duplicates. Items keep their own index namespace (``items``), apart from
 the downloader middleware's ``pages``.
 
+The first item a page the downloader middleware kept as distinct yields stands for that page:
+it is not checked again (``simhash/items/skipped/page_kept``; see
+:mod:`scrapy_simhash.crawl.pageitems`). A shop's variants, kept as pages for their own prices and
+SKUs, would otherwise lose their items to a title and description they share.
+
 A field that holds a whole page (the page's HTML, or its visible text with the page's menus and
 footer; see :mod:`scrapy_simhash.crawl.itempage`) stands for its item: it is checked as the
 downloader middleware checks a page (its main text, and the rest of the page as evidence), so
@@ -27,6 +32,7 @@ from scrapy.exceptions import DropItem
 
 from scrapy_simhash.crawl.component import DedupComponent
 from scrapy_simhash.crawl.itempage import ItemFields, item_signature
+from scrapy_simhash.crawl.pageitems import page_items_of
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -108,12 +114,17 @@ class SimhashPipeline(DedupComponent):
         self._unkeyed = 0
         self._warned_fields = False
         self._told_pages = False
+        self.page_items = page_items_of(crawler)
+        self.page_items.pipeline_on = True
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """The item, or (with worker processes) a coroutine that returns it; raises
         :class:`NearDuplicateItem` for a near-duplicate."""
         if self.dedup.start_up_failed:
             raise DropItem(self.dedup.drop_while_stopping())
+        if self.page_items.take(item):  # its page was judged already, with more than its text
+            self.dedup.skip("page_kept")
+            return item
         adapter = ItemAdapter(item)
         try:
             parts = item_text_parts(adapter, self.fields)

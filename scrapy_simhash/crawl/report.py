@@ -328,6 +328,9 @@ def summary_line(stats: dict) -> str:
         text += f", {count(f'{namespace}/kept')} kept"
         if unchecked_keeps:
             text += f" ({unchecked_keeps} unchecked: index errors)"
+        standing = skips.pop("page_kept", 0)  # items (see crawl/pageitems.py)
+        if standing:
+            text += f", {standing} standing for their pages"
         if skips:
             detail = ", ".join(f"{reason} {number}" for reason, number in skips.items())
             text += f", {sum(skips.values())} skipped ({detail})"

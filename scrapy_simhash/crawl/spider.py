@@ -21,16 +21,26 @@ Only responses the downloader middleware checked and kept are touched (those wit
 :data:`page_not_content`, on which the downloader middleware takes the page back out of the
 index. A crawl without the plugin gains nothing measurable from the same release (see
 BENCHMARKS.md).
+
+It also marks the first item a page kept as distinct yields, for the item pipeline
+(:mod:`~scrapy_simhash.crawl.pageitems`), and leaves out the requests the learned URL rules skip.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from itemadapter import ItemAdapter
 from scrapy.http import Request
 
 from scrapy_simhash.crawl.component import page_not_content, require_enabled, settings_checked
-from scrapy_simhash.crawl.downloader import META_FINGERPRINT, META_NOT_CONTENT, skip_by_rules
+from scrapy_simhash.crawl.downloader import (
+    META_FINGERPRINT,
+    META_KEY,
+    META_NOT_CONTENT,
+    skip_by_rules,
+)
+from scrapy_simhash.crawl.pageitems import PageItems, page_items_of
 from scrapy_simhash.crawl.settings import read_bool
 from scrapy_simhash.crawl.urlrules import UrlRules, rules_of
 
@@ -52,7 +62,9 @@ class SimhashSpiderMiddleware:
     def __init__(self, crawler: Crawler | None = None) -> None:
         self.crawler = crawler
         self.url_rules: UrlRules | None = None
+        self.page_items: PageItems | None = None
         if crawler is not None:
+            self.page_items = page_items_of(crawler)
             settings = crawler.settings
             if read_bool(settings, "SIMHASH_URL_RULES") and not read_bool(
                 settings, "SIMHASH_DRY_RUN"
@@ -68,8 +80,12 @@ class SimhashSpiderMiddleware:
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Any = None
     ) -> Iterator[Any]:
+        first_item = self._stands_for_page(response)
         try:
             for output in result:
+                if first_item and _is_item(output):
+                    self.page_items.mark(output)
+                    first_item = False
                 if not self._skipped(output):
                     yield output
         finally:
@@ -78,12 +94,22 @@ class SimhashSpiderMiddleware:
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Any = None
     ) -> AsyncIterator[Any]:
+        first_item = self._stands_for_page(response)
         try:
             async for output in result:
+                if first_item and _is_item(output):
+                    self.page_items.mark(output)
+                    first_item = False
                 if not self._skipped(output):
                     yield output
         finally:
             self._done(response)
+
+    def _stands_for_page(self, response: Response) -> bool:
+        """Whether the first item of ``response``'s callback stands for its page: the downloader
+        middleware kept and stored the page, and the item pipeline is on to read the mark."""
+        items = self.page_items
+        return items is not None and items.pipeline_on and META_KEY in _meta(response)
 
     def _skipped(self, output: Any) -> bool:
         """Whether ``output`` is a request a live URL rule maps onto a page already fetched: it
@@ -97,6 +123,10 @@ class SimhashSpiderMiddleware:
         release_tree(response)
         if self.crawler is not None and _meta(response).get(META_NOT_CONTENT):
             self.crawler.signals.send_catch_log(page_not_content, response=response)
+
+
+def _is_item(output: Any) -> bool:
+    return output is not None and not isinstance(output, Request) and ItemAdapter.is_item(output)
 
 
 def _meta(response: Response) -> dict:

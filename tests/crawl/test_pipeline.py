@@ -271,3 +271,53 @@ def test_main_text_of_whole_page_items_can_be_turned_off(site_with_a_shop, tmp_p
                                    SIMHASH_ITEM_MAIN_TEXT=False)
     assert result.report == []  # the copy's whole text is too far from the first's: kept
     assert "simhash/items/as_page" not in result.stats
+
+
+# A spider with the add-on that follows the index's links and yields each page's title and
+# description as its item (argv: site URL, output folder).
+VARIANTS_SCRIPT = """
+import sys
+import scrapy
+from scrapy.crawler import CrawlerProcess
+url, out = sys.argv[1], sys.argv[2]
+
+class Variants(scrapy.Spider):
+    name = "variants"
+    start_urls = [url + "/"]
+    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}}
+
+    def parse(self, response):
+        if response.url.endswith("/"):
+            yield from response.follow_all(css="a")
+            return
+        yield {"url": response.url, "title": response.css("h1::text").get(),
+               "body": " ".join(response.css("article p:not(.buy)::text").getall())}
+
+process = CrawlerProcess({"FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}},
+                          "EXTENSIONS": {"demo.extensions.StatsDump": 500},
+                          "STATS_DUMP_FILE": out + "/stats.json", "ROBOTSTXT_OBEY": False,
+                          "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "INFO"})
+process.crawl(Variants)
+process.start()
+"""
+
+
+def test_the_item_of_a_page_kept_as_distinct_stands_for_it(tmp_path):
+    """A jacket in ten colours: the pages differ in price, SKU and stock line, the items' title
+    and description do not. Each page is kept for its figures, and its item with it."""
+    from test_hard_negatives_crawl import PagesSite, site_pages
+
+    from benchmarks.hardneg.templated import product_variants
+
+    pages, family_of = site_pages({"variants": product_variants()})
+    site = PagesSite(pages).start()
+    try:
+        result = run_crawl(site, tmp_path, script=VARIANTS_SCRIPT)
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert len({item["title"] for item in result.items}) == 1  # the same words in every item
+    assert {item["url"][len(site.url):] for item in result.items} == set(family_of)
+    assert result.stats["simhash/pages/kept"] == len(family_of)  # (the index: too short)
+    assert result.stats["simhash/items/skipped/page_kept"] == len(family_of)
+    assert "simhash/items/dropped" not in result.stats
