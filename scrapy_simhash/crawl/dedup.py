@@ -423,7 +423,10 @@ class Deduplicator:
                     self._close_off_reactor(index)
                 except IndexTimeout as error:  # (no breaker line says this one)
                     self.stats.inc_value("simhash/index/errors")
-                    logger.error(
+                    # (an index the breaker has said is away: expected, not a new failure)
+                    away = self.calls.breaker.state != CircuitBreaker.CLOSED
+                    logger.log(
+                        logging.WARNING if away else logging.ERROR,
                         "Simhash: the index at SIMHASH_INDEX_URI=%r was not closed: %s; its "
                         "writes since the last flush may be lost", mask_password(
                             self.config.index_uri), error, extra={"crawler": self.crawler},
@@ -443,7 +446,8 @@ class Deduplicator:
 
     def _close_off_reactor(self, index: NearDuplicateIndex) -> None:
         """Flush, size and close in the index's thread; its errors are counted here."""
-        size, errors = self.calls.close(self.namespace, lambda: _finish(index))
+        size, errors = self.calls.close(self.namespace, lambda: _finish(index),
+                                        self.calls.close_timeout())
         if size is not None:
             self.stats.set_value(f"simhash/index/{self.namespace}/size", size)
         for operation, error in errors:

@@ -280,15 +280,25 @@ class IndexCalls:
             self._leave(namespace)
             raise
 
-    def close(self, namespace: str, closer: Callable[[], Any]) -> Any:
-        """``closer()`` run in the lane; waits up to :data:`CLOSE_TIMEOUT` for it (raises
+    def close_timeout(self) -> float:
+        """Seconds the crawl's end waits for the index's last flush and close: up to
+        :data:`CLOSE_TIMEOUT`, but no longer than one call's timeout while the index is known to
+        be away (the breaker is open, or a call given up still runs): a frozen Redis would
+        otherwise hold the crawl's end for as long as the calls queued before the close hang."""
+        if self.breaker.state == CircuitBreaker.CLOSED and not self.hanging:
+            return CLOSE_TIMEOUT
+        return min(CLOSE_TIMEOUT, max(self.timeout, 1.0))
+
+    def close(self, namespace: str, closer: Callable[[], Any], timeout: float = CLOSE_TIMEOUT
+              ) -> Any:
+        """``closer()`` run in the lane; waits up to ``timeout`` seconds for it (raises
         :class:`IndexTimeout` after that)."""
         if self.lane is None:
             raise RuntimeError("the index is not open (see the first simhash error)")
         try:
-            return self.lane.submit(closer).result(timeout=CLOSE_TIMEOUT)
+            return self.lane.submit(closer).result(timeout=timeout)
         except concurrent.futures.TimeoutError:  # (the builtin one from Python 3.11)
-            raise IndexTimeout("close", CLOSE_TIMEOUT, started=True) from None
+            raise IndexTimeout("close", timeout, started=True) from None
         finally:
             self._leave(namespace)
 

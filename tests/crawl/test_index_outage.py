@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from datetime import datetime
 from functools import partial
 
 import pytest
@@ -81,6 +82,28 @@ def test_a_redis_gone_for_good_is_said_once_and_never_said_to_be_back(own_redis)
     assert "Traceback" not in log
     assert " ERROR: " not in log  # SIMHASH_ON_INDEX_ERROR="keep": an outage it tolerates
     assert log.count("Connection refused") <= 1
+
+
+@pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
+@pytest.mark.timeout(90)
+def test_a_redis_frozen_when_the_crawl_ends_holds_up_its_end_a_second_and_says_so(own_redis):
+    """SIGSTOPped until well after the last page: the close does not wait for the calls queued
+    behind the ones that hang (each a socket timeout, then a lost reply's resolution)."""
+    result = crawl_with_a_freeze(
+        f"{own_redis.url}?prefix=end", partial(sigstopped, own_redis.process.pid), pages=20,
+        delay=0.1, freeze_after=12, freeze=20.0,
+    )
+    assert result["returncode"] == 0, result["log"][-3000:]
+    assert len(result["received"]) == 20
+    log = result["log"]
+
+    def when(words: str) -> datetime:
+        line = next(line for line in log.splitlines() if words in line)
+        return datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
+
+    assert (when("Spider closed (finished)") - when("Closing spider (finished)")).seconds <= 4
+    assert log.count("was not closed") == 1, log[-3000:]
+    assert " ERROR: " not in log  # the breaker said the index was away: expected, a WARNING
 
 
 @pytest.mark.scrapy_version_independent  # the index's own thread, not Scrapy's
