@@ -49,10 +49,17 @@ def test_two_crawlers_on_one_queue_keep_one_page_per_cluster(site, redis_server,
     urls = [site.url + path for path in PAGES]
     random.Random(11).shuffle(urls)  # members of one cluster reach both processes at once
     settings = redis_settings(redis_server.url, redis_prefix)
+    # Both take a share: an idle crawl polls the list every 5 s, so the first to poll takes two
+    # URLs at a time (scrapy-redis takes CONCURRENT_REQUESTS), each answered in 0.5 s (alone
+    # it would need 9 s); and the first to open, waiting for the other before the URLs are
+    # pushed, idles 6 s before it stops (with the project's 2 s a slow start of the other
+    # could end it first).
+    settings["CONCURRENT_REQUESTS"] = 2
+    settings["MAX_IDLE_TIME_BEFORE_CLOSE"] = 6
     crawls = [start_crawl(tmp_path / f"worker{n}", settings) for n in range(2)]
     for crawl in crawls:
         crawl.wait_ready()  # both idle on the empty list: the URLs are shared from the start
-    site.delay = 0.02
+    site.delay = 0.5
     try:
         push_start_urls(redis_server, settings["REDIS_START_URLS_KEY"], urls)
         outputs = [crawl.wait() for crawl in crawls]
