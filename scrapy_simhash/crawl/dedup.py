@@ -261,9 +261,10 @@ class Deduplicator:
         self.session.index_unusable = True
         if isinstance(error, IndexParameterMismatch):
             logger.error(
-                "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings: %s; "
-                "use another index or the same settings. Stopping the crawl.",
-                mask_password(self.config.index_uri), error, extra={"crawler": self.crawler},
+                "Simhash: the index at SIMHASH_INDEX_URI=%r was built with other settings (%s); "
+                "use the same settings, or another index. Stopping the crawl.",
+                mask_password(self.config.index_uri), _settings_that_differ(error),
+                extra={"crawler": self.crawler},
             )
         else:
             self.stats.inc_value("simhash/index/errors")
@@ -427,9 +428,10 @@ class Deduplicator:
                     away = self.calls.breaker.state != CircuitBreaker.CLOSED
                     logger.log(
                         logging.WARNING if away else logging.ERROR,
-                        "Simhash: the index at SIMHASH_INDEX_URI=%r was not closed: %s; its "
-                        "writes since the last flush may be lost", mask_password(
-                            self.config.index_uri), error, extra={"crawler": self.crawler},
+                        "Simhash: the index at SIMHASH_INDEX_URI=%r (its %s) was not closed: "
+                        "%s; its writes since the last flush may be lost", mask_password(
+                            self.config.index_uri), self.namespace, error,
+                        extra={"crawler": self.crawler},
                     )
             elif index is not None:
                 self.flush()  # first, so the size is what the index keeps
@@ -989,6 +991,26 @@ class Templates:
         for listener in self.listeners:
             listener(match.key)
         return None
+
+
+def _settings_that_differ(error: Any) -> str:
+    """An :class:`IndexParameterMismatch`'s differences by the settings that make them
+    (``SIMHASH_MAX_DISTANCE: stored 16, this crawl 10``); the table layout, which follows from
+    the others, only when nothing else differs."""
+    from scrapy_simhash.crawl.settings import FINGERPRINT_SETTINGS
+
+    differences = dict(error.differences)
+    if len(differences) > 1:
+        for derived in ("layout", "layout_signature"):
+            differences.pop(derived, None)
+    names = {**FINGERPRINT_SETTINGS, "algorithm": "SIMHASH_ALGORITHM"}
+    shown = []
+    for name, (stored, requested) in sorted(differences.items()):
+        if stored is None and name.startswith("param."):
+            continue  # (an index built without the fingerprint's settings: nothing to compare)
+        setting = names.get(name.removeprefix("param."), name)
+        shown.append(f"{setting}: stored {stored!r}, this crawl {requested!r}")
+    return "; ".join(shown) or str(error)
 
 
 def _finish(index: NearDuplicateIndex) -> tuple[int | None, list[tuple[str, Exception]]]:

@@ -346,5 +346,5 @@ def summary_line(stats: dict) -> str:
         parts.append(text)
     errors = count("index/errors")
     if errors:
-        parts.append(f"{errors} index errors")
+        parts.append(f"{errors} index error{'s' if errors != 1 else ''}")
     return "Simhash: " + ("; ".join(parts) if parts else "nothing checked")

@@ -80,6 +80,7 @@ class IndexParameterMismatch(NearDuplicateIndexError, ValueError):
         shown = dict(self.differences)
         if len(shown) > 1:  # the layout follows from the others (bits, k): they say it all
             shown.pop("layout_signature", None)
+            shown.pop("layout", None)
         details = "; ".join(
             f"{name}: stored {stored!r}, requested {requested!r}"
             for name, (stored, requested) in sorted(shown.items())

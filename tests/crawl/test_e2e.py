@@ -265,6 +265,12 @@ def test_sqlite_index_persists_between_crawls(demo_site, tmp_path):
     assert {row["distance"] for row in second.report} == {0}
     assert all(row["url"] == row["duplicate_of"] for row in second.report)
     assert second.stats["simhash/index/pages/size"] == len(KEPT)
+    # another threshold: the crawl stops at once, naming the setting and both values
+    other = run_crawl(demo_site, tmp_path / "other", "-s", f"SIMHASH_INDEX_URI={uri}",
+                      "-s", "SIMHASH_MAX_DISTANCE=10")
+    assert other.returncode == 1
+    assert ("was built with other settings (SIMHASH_MAX_DISTANCE: stored 16, this crawl 10); "
+            "use the same settings, or another index. Stopping the crawl.") in other.log
 
 
 def test_an_sqlite_index_file_may_hold_any_character_in_its_name(demo_site, tmp_path):
@@ -295,7 +301,7 @@ def test_band_index_in_sqlite_serves_pages_and_items_without_lock_waits(demo_sit
     assert second.stats.get("simhash/pages/kept", 0) == 0, second.stats
     simhash = run_crawl(demo_site, tmp_path / "simhash", "-s", f"SIMHASH_INDEX_URI={uri}")
     assert "Spider closed (simhash_index_error)" in simhash.log  # never mixed with MinHash
-    assert "algorithm: stored 'minhash', requested 'simhash'" in simhash.log
+    assert "SIMHASH_ALGORITHM: stored 'minhash', this crawl 'simhash'" in simhash.log
 
 
 def test_a_page_retried_from_its_callback_is_not_a_duplicate_of_itself(demo_site, tmp_path):
