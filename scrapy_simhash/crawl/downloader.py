@@ -74,6 +74,9 @@ META_REFETCHES = "simhash_refetches"
 MAX_REFETCHES = 3
 #: Set on a request a URL rule would skip but lets through to check the rule.
 META_RULE_CHECK = "simhash_url_rule_check"
+#: Set on a request a URL rule skipped after Scrapy's duplicate filter had let it through (in
+#: the downloader middleware): fetched after all, it must pass that filter again.
+META_SKIPPED_SCHEDULED = "simhash_skipped_scheduled"
 #: Requests held per kept page, and in all, to fetch again if that page is withdrawn.
 HELD_PER_PAGE = 32
 HELD_TOTAL = 100_000
@@ -113,7 +116,8 @@ class SkippedByUrlRule(IgnoreRequest):
     (as Scrapy's own filters do, a request with an errback hears of it)."""
 
     def __init__(self, url: str, rewrite: Any, target: str) -> None:
-        super().__init__(f"{url} not downloaded: {rewrite.describe()}, and {target} was fetched")
+        super().__init__(f"{url} not downloaded: {rewrite.describe()}, and its page ({target}) "
+                         "was fetched under one of its URLs")
         self.url = url
         self.rewrite = rewrite
         self.target = target
@@ -135,7 +139,8 @@ def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, s
         stats.inc_value("simhash/urls/checked")
         return None
     rules.hold(rewrite, request)  # fetched after all if the rule is retired
-    logger.debug("Simhash: not downloaded: %s (%s, and %s was fetched)",
+    logger.debug("Simhash: not downloaded: %s (%s, and its page, %s, was fetched under one "
+                 "of its URLs)",
                  request.url, rewrite.describe(), target)
     stats.inc_value("simhash/urls/skipped")
     stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
@@ -212,7 +217,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
                 continue
             seen.add(request.url)
             stats.inc_value("simhash/urls/refetched")
-            engine.crawl(request.replace(dont_filter=True))
+            engine.crawl(_again(request))
         logger.info("Simhash: a URL rule was retired; %d requests it skipped are fetched after "
                     "all", len(seen), extra={"crawler": self.crawler})
         return True
@@ -223,7 +228,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         scheduled = self._fetch_released()
         engine = self.crawler.engine
         for _rewrite, request in self.url_rules.checks_due():
-            check = request.replace(dont_filter=True)
+            check = _again(request)
             check.meta[META_RULE_CHECK] = True
             self.crawler.stats.inc_value("simhash/urls/checked")
             engine.crawl(check)
@@ -268,6 +273,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
             # (not left for a callback that copies the meta into its own requests)
             request.meta.pop(META_RULE_CHECK, None)
             if found is not None:
+                request.meta[META_SKIPPED_SCHEDULED] = True
                 raise SkippedByUrlRule(request.url, *found)
 
     def _not_content(self, response: Response) -> None:
@@ -428,6 +434,15 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if not isinstance(response, HtmlResponse):
             return "not_html"
         return body_skip_reason(response, self.max_body_size)
+
+
+def _again(request: Request) -> Request:
+    """A request a URL rule skipped, to fetch after all. One the spider middleware left out
+    never reached Scrapy's duplicate filter: it goes through it now, so that a later link to the
+    same URL (a page's link to itself) is not fetched twice; one skipped here had passed it."""
+    if request.meta.pop(META_SKIPPED_SCHEDULED, False):
+        return request.replace(dont_filter=True)
+    return request
 
 
 def _is_retry(request: Request) -> bool:

@@ -4,12 +4,13 @@ The downloader middleware judges a page by its main text, the rest of the page a
 the item pipeline sees only the item's text fields (``SIMHASH_ITEM_FIELDS``: a title and a
 description, say). A shop's colour variants, each kept as a page of its own (another price,
 another SKU), yield items whose title and description are the same words: judged by those
-alone, all but one would be dropped, data the page check had kept. So the first item that a page
-the downloader middleware kept as distinct yields is not checked again by the pipeline
-(``simhash/items/skipped/page_kept``); the page's further items (a listing's products) are, as
-are the items of pages it did not check.
+alone, all but one would be dropped, data the page check had kept. So the item of a page the
+downloader middleware kept as distinct, when it is the only item the page yields, is not checked
+again by the pipeline (``simhash/items/skipped/page_kept``); the items of a page that yields
+several (a listing's products, which other listings repeat) are, as are the items of pages it
+did not check.
 
-The spider middleware marks such items as the callback yields them (:meth:`PageItems.mark`); the
+The spider middleware marks such items once the callback is done (:meth:`PageItems.mark`); the
 pipeline takes the mark (:meth:`PageItems.take`). Items are any object (dicts, ``Item``,
 dataclasses): they are known by identity, each held until taken, at most :data:`MAX_MARKED` at
 once (an item an earlier pipeline dropped is never taken: the oldest marks go first).

@@ -9,8 +9,8 @@ out; list values are joined too); the item is keyed by its ``SIMHASH_ITEM_KEY_FI
 drop names the item it duplicates. Items keep their own index namespace (``items``), apart from
 the downloader middleware's ``pages``.
 
-The first item a page the downloader middleware kept as distinct yields stands for that page:
-it is not checked again (``simhash/items/skipped/page_kept``; see
+The only item of a page the downloader middleware kept as distinct stands for that page: it is
+not checked again (``simhash/items/skipped/page_kept``; see
 :mod:`scrapy_simhash.crawl.pageitems`). A shop's variants, kept as pages for their own prices and
 SKUs, would otherwise lose their items to a title and description they share.
 

@@ -22,8 +22,9 @@ Only responses the downloader middleware checked and kept are touched (those wit
 index. A crawl without the plugin gains nothing measurable from the same release (see
 BENCHMARKS.md).
 
-It also marks the first item a page kept as distinct yields, for the item pipeline
-(:mod:`~scrapy_simhash.crawl.pageitems`), and leaves out the requests the learned URL rules skip.
+It also marks the only item a page kept as distinct yields (held back until the callback is
+done, to know it is the only one), for the item pipeline (:mod:`~scrapy_simhash.crawl.pageitems`),
+and leaves out the requests the learned URL rules skip.
 """
 
 from __future__ import annotations
@@ -80,28 +81,37 @@ class SimhashSpiderMiddleware:
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Any = None
     ) -> Iterator[Any]:
-        first_item = self._stands_for_page(response)
+        only = _OnlyItem(self.page_items if self._stands_for_page(response) else None)
         try:
-            for output in result:
-                if first_item and _is_item(output):
-                    self.page_items.mark(output)
-                    first_item = False
-                if not self._skipped(output):
-                    yield output
+            try:
+                for output in result:
+                    yield from only.passed(output, self._skipped)
+            except GeneratorExit:
+                raise
+            except Exception:
+                yield from only.held()  # (the item the callback gave before it failed)
+                raise
+            yield from only.ended()
         finally:
             self._done(response)
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Any = None
     ) -> AsyncIterator[Any]:
-        first_item = self._stands_for_page(response)
+        only = _OnlyItem(self.page_items if self._stands_for_page(response) else None)
         try:
-            async for output in result:
-                if first_item and _is_item(output):
-                    self.page_items.mark(output)
-                    first_item = False
-                if not self._skipped(output):
-                    yield output
+            try:
+                async for output in result:
+                    for passed in only.passed(output, self._skipped):
+                        yield passed
+            except GeneratorExit:
+                raise
+            except Exception:
+                for item in only.held():
+                    yield item
+                raise
+            for item in only.ended():
+                yield item
         finally:
             self._done(response)
 
@@ -123,6 +133,38 @@ class SimhashSpiderMiddleware:
         release_tree(response)
         if self.crawler is not None and _meta(response).get(META_NOT_CONTENT):
             self.crawler.signals.send_catch_log(page_not_content, response=response)
+
+
+class _OnlyItem:
+    """Passes a callback's output on, holding back its first item until it is known to be the
+    page's only one (another item comes: both go on unmarked; the output ends: it goes on
+    marked, standing for its page). Requests go on at once. ``marks`` None: nothing held."""
+
+    def __init__(self, marks: PageItems | None) -> None:
+        self.marks = marks
+        self.first: Any = None
+        self.items = 0
+
+    def passed(self, output: Any, skipped: Any) -> Iterator[Any]:
+        if self.marks is not None and _is_item(output):
+            self.items += 1
+            if self.items == 1:
+                self.first = output
+                return
+            if self.items == 2:
+                yield from self.held()
+        if not skipped(output):
+            yield output
+
+    def held(self) -> Iterator[Any]:
+        if self.first is not None:
+            first, self.first = self.first, None
+            yield first
+
+    def ended(self) -> Iterator[Any]:
+        if self.first is not None and self.items == 1:
+            self.marks.mark(self.first)
+        yield from self.held()
 
 
 def _is_item(output: Any) -> bool:

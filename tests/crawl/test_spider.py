@@ -77,3 +77,80 @@ def test_asynchronous_output_lets_go_of_the_tree_too():
 def test_disabled_raises_not_configured():
     with pytest.raises(NotConfigured):
         SimhashSpiderMiddleware.from_crawler(get_crawler(Spider, {"SIMHASH_ENABLED": False}))
+
+
+def _marking_middleware() -> tuple[SimhashSpiderMiddleware, object]:
+    from scrapy_simhash.crawl.pageitems import page_items_of
+
+    crawler = get_crawler(Spider, {"SIMHASH_URL_RULES": False})
+    page_items_of(crawler).pipeline_on = True  # (as the item pipeline says when it is built)
+    return SimhashSpiderMiddleware(crawler), page_items_of(crawler)
+
+
+def kept(page: HtmlResponse) -> HtmlResponse:
+    from scrapy_simhash.crawl.downloader import META_KEY
+
+    page.meta[META_KEY] = page.url  # the downloader middleware kept and stored it
+    return page
+
+
+def test_the_only_item_of_a_kept_page_is_marked_once_the_callback_is_done():
+    middleware, marks = _marking_middleware()
+    page = kept(response(checked=True))
+    output = list(middleware.process_spider_output(page, callback(page)))
+    # the item comes after the request: held until the callback ended with no other item
+    assert [type(o).__name__ for o in output] == ["Request", "dict"]
+    assert marks.take(output[1])
+
+
+def test_the_items_of_a_page_that_yields_several_are_not_marked_and_keep_their_order():
+    middleware, marks = _marking_middleware()
+    page = kept(response(checked=True))
+    listing = [{"sku": n} for n in range(3)]
+    output = list(middleware.process_spider_output(page, iter(listing)))
+    assert output == listing
+    assert not any(marks.take(item) for item in listing)
+
+
+def test_no_mark_for_a_page_not_kept_or_without_the_pipeline_nor_when_the_callback_fails():
+    middleware, marks = _marking_middleware()
+    page = response(checked=True)  # checked, not stored: a retry, the dry run, no index
+    (item, _) = list(middleware.process_spider_output(page, callback(page)))
+    assert not marks.take(item)
+    alone = SimhashSpiderMiddleware(get_crawler(Spider, {"SIMHASH_URL_RULES": False}))
+    page = kept(response(checked=True))
+    (item, _) = list(alone.process_spider_output(page, callback(page)))
+    assert not page_items_of_crawler(alone).take(item)  # no pipeline: nothing held or marked
+    page = kept(response(checked=True))
+
+    def failing(page):
+        yield {"title": "Ferry"}
+        raise ValueError("the callback failed")
+
+    got = []
+    with pytest.raises(ValueError):
+        for output in middleware.process_spider_output(page, failing(page)):
+            got.append(output)
+    assert got == [{"title": "Ferry"}]  # the item given before the failure still goes on
+    assert not marks.take(got[0])
+
+
+def test_the_only_item_of_an_asynchronous_callback_is_marked_too():
+    middleware, marks = _marking_middleware()
+    page = kept(response(checked=True))
+
+    async def async_callback(page):
+        for output in callback(page):
+            yield output
+
+    async def drain():
+        return [o async for o in middleware.process_spider_output_async(page, async_callback(page))]
+
+    output = asyncio.run(drain())
+    assert marks.take(next(o for o in output if isinstance(o, dict)))
+
+
+def page_items_of_crawler(middleware: SimhashSpiderMiddleware):
+    from scrapy_simhash.crawl.pageitems import page_items_of
+
+    return page_items_of(middleware.crawler)

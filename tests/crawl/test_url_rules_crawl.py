@@ -171,3 +171,7 @@ def test_a_parameter_that_changes_some_pages_only_loses_none_of_them(tmp_path):
     assert stats["simhash/urls/retired"] >= 1
     assert stats["simhash/urls/refetched"] >= 1
     assert "fetched after all" in result.log
+    # fetched after all once: a link to it met later is Scrapy's duplicate filter's, as usual
+    # (the start URL, "/", is not filtered: Scrapy's own start requests skip the filter)
+    fetched = [path for path in site.requested if path != "/"]
+    assert len(fetched) == len(set(fetched)), sorted(fetched)
