@@ -8,8 +8,8 @@ the same site with canonical tags (``site(canonical=True)``: every article and v
 the article's URL, every ``?page=`` page and product the category's first page); then 30 other
 articles of the same site, crawled fresh and after a first crawl of the first 30 into the same
 SQLite index (whose rules that second crawl reads from its first page on); then a parameter that
-changes some pages only (``mixed_parameter_site``: ``?lang=fr`` is the same page on four
-articles, a translation on eight). Each crawl runs in a fresh process; the table gives the
+changes some pages only (``mixed_parameter_site``: ``?edition=intl`` is the same page on four
+articles, another story on eight). Each crawl runs in a fresh process; the table gives the
 medians of ``--runs`` crawls.
 
 ``--tags`` measures instead what reading the canonical declarations costs the crawl's thread a
@@ -106,9 +106,9 @@ ROWS: list[tuple[str, str, Callable[[], dict[str, int]]]] = [
     ("247 URLs, canonical tags", "on", lambda: crawl(site(canonical=True), "on")),
     ("30 other articles, fresh", "on", lambda: crawl(_articles_only(site(30, first=30)), "on")),
     ("30 other articles, second crawl of one SQLite index", "on", lambda: second_crawl("on")),
-    ("12 articles under ?lang=fr: 4 the same page, 8 translated", "off",
+    ("12 articles under ?edition=intl: 4 the same page, 8 other stories", "off",
      lambda: crawl(mixed_parameter_site(), "off")),
-    ("12 articles under ?lang=fr: 4 the same page, 8 translated", "on",
+    ("12 articles under ?edition=intl: 4 the same page, 8 other stories", "on",
      lambda: crawl(mixed_parameter_site(), "on")),
 ]
 

@@ -103,22 +103,26 @@ def site(count: int = 30, *, first: int = 0, canonical: bool = False
     return pages
 
 
-def mixed_parameter_site(count: int = 12, same: int = 4) -> dict[str, tuple[str, str]]:
+def mixed_parameter_site(count: int = 12, same: int = 4, parameter: str = "edition=intl"
+                         ) -> dict[str, tuple[str, str]]:
     """A parameter that changes some pages only: articles linked one after the other, each also
-    under ``?lang=fr``, where the first ``same`` serve their English page (not translated yet:
-    enough to teach "lang does not change the page") and the others a translation, a page of
-    its own. ``path -> (html, path of the distinct page it duplicates)``, as :func:`site`."""
+    under ``?edition=intl`` (``parameter``), where the first ``same`` serve their page as it is
+    (no international edition yet: enough to teach "edition does not change the page") and the
+    others another story, a page of its own. A name that selects content by convention
+    (``lang=fr``) is never learned at all. ``path -> (html, path of the distinct page it
+    duplicates)``, as :func:`site`."""
     english = articles(count)
-    french = articles(2 * count)[count:]  # other stories: pages of their own
+    others = articles(2 * count)[count:]  # other stories: pages of their own
     paths = [url.split(".example", 1)[1] for url, _ in english]
     pages: dict[str, tuple[str, str]] = {}
     for i, ((_, html), path) in enumerate(zip(english, paths, strict=True)):
         following = paths[i + 1] if i + 1 < count else "/"
-        links = (f'<p><a href="{path}?lang=fr">Français</a> '
+        links = (f'<p><a href="{path}?{parameter}">International</a> '
                  f'<a href="{following}">Next story</a></p>')
         page = html.replace("</body>", f"{links}</body>")
         pages[path] = (page, path)
-        translated = french[i][1] if i >= same else page
-        pages[f"{path}?lang=fr"] = (translated, path if i < same else f"{path}?lang=fr")
+        served = others[i][1] if i >= same else page
+        variant = f"{path}?{parameter}"
+        pages[variant] = (served, path if i < same else variant)
     pages["/"] = (f'<html><body><a href="{paths[0]}">Today</a></body></html>', "/")
     return pages

@@ -7,7 +7,9 @@ explain it (*removing parameter P here never changes the content*, *the path seg
 here is the same page without it*) and counts, per site, how many distinct pairs confirmed each
 rewrite. Learned from evidence, not from a list of names: a parameter nobody has listed is
 learned too, and one that changes the content (``?page=``, ``?id=``) never is, since its pages
-are kept as distinct, which contradicts the rewrite.
+are kept as distinct, which contradicts the rewrite; and parameters that select content by
+common convention (:data:`CONTENT_PARAMETERS`: a language, a page of results) never are, even
+where their value leaves a page as it is.
 
 A page that declares another URL of its site as its own (``<link rel="canonical">``,
 ``<meta property="og:url">``, read by :func:`declared_canonical`) confirms the rewrites between
@@ -59,6 +61,16 @@ MIN_CHECKS = 2
 MAX_HELD_SKIPS = 100_000
 #: Path segments that name a variant of the same page when added to its path.
 _MAX_SEGMENT_CHARS = 20
+#: Query parameters that select content by common convention (a language, a page of results,
+#: a sort order, a variant, a search): never learned, though their value leaves some pages as
+#: they are (``?lang=fr`` on a page not translated yet, ``?start=20`` past a short list's end):
+#: a rule learned from those would skip the pages where it does change the content.
+CONTENT_PARAMETERS = frozenset({
+    "lang", "language", "locale", "hl", "page", "p", "pg", "start", "offset", "sort", "order",
+    "orderby", "colour", "color", "size", "variant", "sku", "id", "pid", "q", "query", "search",
+    "s", "filter", "category", "cat", "tag", "year", "month", "day", "date", "region",
+    "country", "currency",
+})
 #: Declared canonical URLs kept until their page is fetched (beyond: not waited for).
 MAX_PENDING_CANONICALS = 100_000
 #: Bytes of a page searched for its canonical declarations, when no ``</head>`` comes first.
@@ -145,7 +157,10 @@ def explanations(url: str, duplicate_of: str) -> list[Rewrite]:
         extra = _extra_params(a.query, b.query) or _extra_params(b.query, a.query)
         if not extra:
             return []  # a value differs: that parameter may be the content's
-        found.extend(Rewrite(host, "param", name) for name in extra)
+        found.extend(Rewrite(host, "param", name) for name in extra
+                      if name.lower() not in CONTENT_PARAMETERS)
+        if not found:
+            return []  # only parameters that select content
     if a.path != b.path:
         path_rewrite = _path_rewrite(host, a.path, b.path) or _path_rewrite(host, b.path, a.path)
         if path_rewrite is None:

@@ -159,9 +159,9 @@ def test_a_second_crawl_with_the_same_index_skips_from_its_first_requests(
 
 
 def test_a_parameter_that_changes_some_pages_only_loses_none_of_them(tmp_path):
-    """Three untranslated pages make "lang does not change the page" live; the pages it then
-    skips come back once a check finds a translation (held, as a drop is), so every distinct
-    page reaches the callback."""
+    """Three pages without an international edition make "edition does not change the page"
+    live; the pages it then skips come back once a check finds another story (held, as a drop
+    is), so every distinct page reaches the callback."""
     pages = mixed_parameter_site()
     result, site, same = _crawl(tmp_path, "rules", pages=pages)
     distinct = {path for path, target in same.items() if path == target}

@@ -285,3 +285,14 @@ def test_a_check_that_finds_another_page_retires_the_rule_and_releases_the_rest(
     assert rules.kept(f"{SITE}/f?ref=x") == [rule]
     assert rules.take_released() == ["d", "e"]
     assert rules.checks_due() == []
+
+
+def test_parameters_that_select_content_by_convention_are_never_learned():
+    assert explanations(f"{SITE}/a?lang=fr", f"{SITE}/a") == []
+    assert explanations(f"{SITE}/list?start=20", f"{SITE}/list") == []
+    assert explanations(f"{SITE}/a?Page=2&utm_source=x", f"{SITE}/a") == [
+        Rewrite("news.example", "param", "utm_source")
+    ]
+    assert explanations(f"{SITE}/a?edition=intl", f"{SITE}/a") == [
+        Rewrite("news.example", "param", "edition")
+    ]
