@@ -285,9 +285,7 @@ class Deduplicator:
         and items are kept unchecked until the first call the breaker lets through opens it.
         A refused password is a setting, not an outage; "drop" would drop every page of a crawl
         whose index never comes, and "stop" stops."""
-        unreachable = isinstance(error, IndexUnavailable) and not isinstance(
-            error, IndexAuthenticationError)
-        if self.calls is None or not unreachable or self.config.on_index_error != "keep":
+        if self.calls is None or not _unreachable(error) or self.config.on_index_error != "keep":
             return False
         self.session.index_unreachable = True
         self._late_open = True
@@ -327,8 +325,7 @@ class Deduplicator:
             self.stats.set_value(f"simhash/index/{self.namespace}/size", size)
             self._start_flusher()
             self.calls.succeeded(probe)
-        elif isinstance(error, IndexUnavailable) and not isinstance(
-                error, IndexAuthenticationError):
+        elif _unreachable(error):
             self.stats.inc_value("simhash/index/errors")
             self.calls.failed(probe, error)
         else:  # it answers, and cannot be used
@@ -991,6 +988,12 @@ class Templates:
         for listener in self.listeners:
             listener(match.key)
         return None
+
+
+def _unreachable(error: BaseException) -> bool:
+    """Whether opening the index failed because its server cannot be reached (an outage), not
+    because of what was asked of it (a refused password, other settings)."""
+    return isinstance(error, IndexUnavailable) and not isinstance(error, IndexAuthenticationError)
 
 
 def _settings_that_differ(error: Any) -> str:

@@ -333,15 +333,10 @@ class IndexCalls:
         once, as an outage: the crawl goes on, pages and items decided by the policy, and the
         index opened by the first call the breaker lets through)."""
         if self.breaker.failed(False):
-            self._decided_while_open = 0
-            self.stats.inc_value("simhash/index/breaker/opened")
-            logger.warning(
+            self._say_open(
                 "Simhash: cannot reach the index at SIMHASH_INDEX_URI=%r (%s: %s); the crawl "
                 "goes on, pages and items decided by SIMHASH_ON_INDEX_ERROR=%r without it "
-                "until it answers (tried again after %gs, then after up to %gs)",
-                mask_password(self.uri), type(error).__name__, error, self.policy,
-                self.breaker.cooldown, self.breaker.max_cooldown,
-                extra={"crawler": self.crawler},
+                "until it answers (tried again after %gs, then after up to %gs)", error,
             )
 
     def _leave(self, namespace: str) -> None:
@@ -441,15 +436,20 @@ class IndexCalls:
     def failed(self, probe: bool, error: BaseException) -> None:
         if isinstance(error, IndexTimeout):
             self.stats.inc_value("simhash/index/timeouts")
-        if not self.breaker.failed(probe):
-            return
+        if self.breaker.failed(probe):
+            self._say_open(
+                "Simhash: the index at SIMHASH_INDEX_URI=%r failed (%s: %s); until it answers "
+                "again, pages and items are decided by SIMHASH_ON_INDEX_ERROR=%r without it (a "
+                "call is tried after %gs, then after up to %gs)", error,
+            )
+
+    def _say_open(self, message: str, error: BaseException) -> None:
+        """The breaker just opened because of ``error``: count it and say so, once (``message``
+        takes the URI, the error's type and text, the policy and the two cool-downs)."""
         self._decided_while_open = 0
         self.stats.inc_value("simhash/index/breaker/opened")
         logger.warning(
-            "Simhash: the index at SIMHASH_INDEX_URI=%r failed (%s: %s); until it answers "
-            "again, pages and items are decided by SIMHASH_ON_INDEX_ERROR=%r without it (a "
-            "call is tried after %gs, then after up to %gs)",
-            mask_password(self.uri), type(error).__name__, error, self.policy,
+            message, mask_password(self.uri), type(error).__name__, error, self.policy,
             self.breaker.cooldown, self.breaker.max_cooldown, extra={"crawler": self.crawler},
         )
 

@@ -51,7 +51,4 @@ _OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def page_items_of(crawler: object) -> PageItems:
     """The crawl's marks, shared by its spider middleware and its item pipeline."""
-    found = _OF.get(crawler)
-    if found is None:
-        found = _OF[crawler] = PageItems()
-    return found
+    return _OF.setdefault(crawler, PageItems())

@@ -24,8 +24,9 @@ A request a live rewrite maps onto a URL already fetched is skipped, except for 
 duplicates a page kept, but that was kept as distinct, retires the rule for good.
 
 A skip is provisional, as a drop is: a parameter can change the content of some of a site's
-pages and not of others (``?lang=fr`` on pages not yet translated, ``?start=20`` on a category
-too small for a second page). The requests a rule skipped are held (:meth:`UrlRules.hold`), and
+pages and not of others (``?edition=intl`` on pages that have no such edition yet; the names
+that select content by convention, as ``?lang=fr`` on pages not translated yet, are never
+learned at all). The requests a rule skipped are held (:meth:`UrlRules.hold`), and
 come back (:meth:`UrlRules.take_released`) when it is retired; a rule whose samples have not
 yet confirmed it :data:`MIN_CHECKS` times when the crawl runs out of requests gets held ones
 fetched as checks (:meth:`UrlRules.checks_due`) until they have, or until one contradicts it.
