@@ -158,11 +158,9 @@ class Detector(ABC):
         data_hashes = ev.shingle_hashes(data)[0]
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
-        own_text = extraction.content_text()
-        content, _ = ev.shingle_hashes(own_text)
+        content, _, figures = ev.shingle_and_figure_hashes(extraction.content_text())
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
-        figures = ev.figure_hashes(own_text)
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,

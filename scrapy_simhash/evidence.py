@@ -135,20 +135,31 @@ def _digits() -> np.ndarray:
     return np.fromiter((c.isdecimal() for c in chars), dtype=bool, count=0x10000)
 
 
-def figure_hashes(text: str) -> np.ndarray:
-    """The sketch (:data:`FIGURES_SKETCH_SIZE`) of the distinct words of ``text`` (case folded)
-    that hold a digit: prices, SKUs, dates, scores."""
+def _folded_words(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The UTF-32 code points of ``text`` case folded, where its words start and end, and the
+    words' 64-bit hashes (see :func:`word_hashes`)."""
     codes = np.frombuffer(text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32)
     starts, ends = _word_bounds(codes)
     if not len(starts):
+        return codes, starts, ends, np.empty(0, dtype=_U64)
+    return codes, starts, ends, segment_hashes(codes.view(np.uint8), starts * 4, ends * 4)
+
+
+def _figures(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+             words: np.ndarray) -> np.ndarray:
+    """The figure sketch of a text's words (see :func:`figure_hashes`)."""
+    if not len(words):
         return np.empty(0, dtype=_U32)
     digit = _digits()[np.where(codes > 0xFFFF, 0, codes)]
     seen = np.concatenate(([0], np.cumsum(digit, dtype=np.int64)))
     with_digit = seen[ends] > seen[starts]
-    if not with_digit.any():
-        return np.empty(0, dtype=_U32)
-    hashes = segment_hashes(codes.view(np.uint8), starts[with_digit] * 4, ends[with_digit] * 4)
-    return sketch(np.unique(hashes), FIGURES_SKETCH_SIZE)
+    return sketch(np.unique(words[with_digit]), FIGURES_SKETCH_SIZE)
+
+
+def figure_hashes(text: str) -> np.ndarray:
+    """The sketch (:data:`FIGURES_SKETCH_SIZE`) of the distinct words of ``text`` (case folded)
+    that hold a digit: prices, SKUs, dates, scores."""
+    return _figures(*_folded_words(text))
 
 
 def gram_hashes(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.ndarray:
@@ -169,15 +180,21 @@ def scramble(grams: np.ndarray) -> np.ndarray:
 def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     """The distinct 64-bit hashes of the word 3-grams of ``text`` (case folded), sorted, and its
     number of words; a text of one or two words gives the hash of that one n-gram."""
-    empty = np.empty(0, dtype=_U64), 0
     if not text:
-        return empty
-    codes = np.frombuffer(
-        text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32
-    )
-    words, _ = word_hashes(codes)
+        return np.empty(0, dtype=_U64), 0
+    return _shingles(_folded_words(text)[3])
+
+
+def shingle_and_figure_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`shingle_hashes` and :func:`figure_hashes` of ``text``, from one pass over its
+    words."""
+    words = _folded_words(text)
+    return (*_shingles(words[3]), _figures(*words))
+
+
+def _shingles(words: np.ndarray) -> tuple[np.ndarray, int]:
     if not len(words):
-        return empty
+        return np.empty(0, dtype=_U64), 0
     if len(words) >= SHINGLE_WORDS:
         grams = gram_hashes(words[:-2], words[1:-1], words[2:])
     else:

@@ -116,8 +116,9 @@ class SimhashSpiderMiddleware:
             self._done(response)
 
     def _stands_for_page(self, response: Response) -> bool:
-        """Whether the first item of ``response``'s callback stands for its page: the downloader
-        middleware kept and stored the page, and the item pipeline is on to read the mark."""
+        """Whether the only item of ``response``'s callback would stand for its page: the
+        downloader middleware kept and stored the page, and the item pipeline is on to read the
+        mark."""
         items = self.page_items
         return items is not None and items.pipeline_on and META_KEY in _meta(response)
 
