@@ -53,11 +53,14 @@ _PUNCT_WIDE_RE = re.compile(r"[.,;!?](?=[\s\"'”’)\]]|$)|[。，；！？、]
 # Legal and licence lines that close pages everywhere: chrome whatever their length.
 _LEGAL_RE = re.compile(
     r"©\s*(?:\d{4}|copyright)|copyright|all rights reserved|"
-    r"版权所有|ICP备|ICP证|许可证编号|违法和不良信息|举报电话|不得转载|禁止转载|未经.{0,8}(?:许可|授权)",
+    r"版权所有|ICP备|ICP证|许可证编号|违法和不良信息|举报电话|不得转载|禁止转载|未经.{0,8}(?:许可|授权)|"
+    # reprint and infringement notices ("转载请注明出处", "如有侵权请联系删除", "侵权必究")
+    r"转载请注明|非法转载|版权声明|侵权必究|如有侵权|反侵权|侵权线索",
     re.IGNORECASE,
 )
 _LEGAL_MARKERS = (
-    "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经", "举报"
+    "©", "opyright", "OPYRIGHT", "eserved", "ESERVED", "版权", "ICP", "许可", "转载", "未经",
+    "举报", "侵权",
 )
 _LEGAL_MARKERS_ASCII = tuple(marker for marker in _LEGAL_MARKERS if marker.isascii())
 LEGAL_MAX_UNITS = 80  # legal lines are short; long prose that quotes "copyright" is not one

@@ -863,3 +863,24 @@ def test_a_blogs_front_page_is_found_wrappers_down_from_the_run(monkeypatch):
     assert not any(sentence in text for sentence in texts[2:])
     monkeypatch.setattr(builtin, "ENTRY_LEVELS_DOWN", 0)
     assert texts[5] in extract_main_text(html, include_title=False)
+
+
+def test_reprint_and_infringement_notices_are_furniture_and_prose_about_them_is_not():
+    article = [
+        "河口小镇的潮汐电站昨天正式并网发电，老渡口码头下方的水轮机随着涨潮开始转动。",
+        "法院认定被告的网站构成侵权，判令其赔偿原告经济损失五万元并公开道歉。",
+        "这个项目从第一次勘测到发出第一度电，整整用了十一年，镇上的居民都来到了江边。",
+    ]
+    notices = [
+        "本文为潮声网授权本站发布，转载请注明出处。",
+        "如有侵权，请联系我们删除。",
+        "反侵权公告：侵权必究。",
+    ]
+    body = "".join(f"<p>{line}</p>" for line in [*article, *notices])
+    html = (f"<html><head><title>潮汐电站并网</title></head><body><div class='content'>{body}"
+            "</div></body></html>")
+    text = extract_main_text(html, include_title=False)
+    for line in article:
+        assert line in text
+    for line in notices:
+        assert line not in text
