@@ -8,8 +8,8 @@ a near duplicate of any page kept before it. Every page of a family is distinct,
 a false positive. Three methods are compared:
 
 - scrapy-simhash: the crawl's own judgement with default settings
-  (``_crawl_signature`` of ``default_detector()``, then ``is_duplicate``), so the figure follows
-  the code as it changes;
+  (``_crawl_signature`` of ``default_detector()``, then ``is_duplicate`` told whether the two
+  URLs are on one site), so the figure follows the code as it changes;
 - whole page: the PyPI ``simhash`` package (64 bits, its default features) over the page's whole
   visible text (navigation, sidebars and footer included; scripts left out), Hamming distance
   <= 3, the common peer;
@@ -38,6 +38,7 @@ from hardneg.simulate import lost_in_order, visible_text
 
 from scrapy_simhash.crawl.signing import _crawl_signature
 from scrapy_simhash.detectors import default_detector
+from scrapy_simhash.evidence import same_site
 from scrapy_simhash.extract import get_extractor
 
 PEER_BITS = 64
@@ -79,9 +80,16 @@ def measure(name: str, family: Family) -> Result:
     def within(a: int, b: int) -> bool:
         return (a ^ b).bit_count() <= PEER_K
 
+    def crawl_signature(url: str, html: str | bytes) -> tuple[str, Any] | None:
+        signed = _crawl_signature(detector, html, url, "html")
+        return None if signed is None else (url, signed)
+
+    def crawl_duplicate(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
+        # as the crawl judges a candidate: with whether the two pages are on one site
+        return detector.is_duplicate(a[1], b[1], same_site(a[0], b[0]))
+
     runs: dict[str, tuple[Callable[[str, str | bytes], Any], Callable[[Any, Any], bool]]] = {
-        "scrapy-simhash": (lambda url, html: _crawl_signature(detector, html, url, "html"),
-                           detector.is_duplicate),
+        "scrapy-simhash": (crawl_signature, crawl_duplicate),
         "whole page": (lambda url, html: peer(visible_text(html)), within),
         "trafilatura": (lambda url, html: peer(trafilatura(html, None, url)), within),
     }

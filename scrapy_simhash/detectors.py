@@ -156,12 +156,14 @@ class Detector(ABC):
         page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
+        title = ev.title_hashes(extraction.declared_title)
         if weak:
-            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True))
+            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
+                                                  title))
         content, _, figures = ev.shingle_and_figure_hashes(extraction.content_text())
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
-        return Signed(signature, ev.of_short(main, words, rest, chrome, figures))
+        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

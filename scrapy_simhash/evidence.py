@@ -20,10 +20,16 @@ article just over the short length, and its copy a few lines shorter). Two short
 template are two when each has a *figure* the other lacks in its own text (main text and rest: a
 word with a digit in it, a price, a SKU, a date, a score): a product's variants, or a notice of
 another day, share every other word, and their extraction may put the line that differs in the
-main text of one and in the rest of the other.
+main text of one and in the rest of the other. Two short pages of one site are two as well when
+each one's *title* (the words of its ``<title>`` and ``og:title``) has a word the other's lacks:
+an API reference's ``str.lstrip`` and ``str.rstrip``, a job ad in Berlin and in Lisbon, a mug in
+white and in red. The copies a crawl meets on one site (tracking parameters, an extra block of
+links, a counter or a date in the chrome, a print version) keep their title; on two sites the
+title names each site, so it tells nothing there.
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
-a candidate only when the two whole pages are nearly the same.
+a candidate only when the two whole pages are nearly the same, and, on one site, their titles
+are not two.
 
 The evidence travels as bytes (:meth:`Evidence.to_bytes`) and is stored beside the fingerprint
 by the index. Hashes are fixed arithmetic on code points: the same text gives the same bytes on
@@ -75,6 +81,8 @@ MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
 #: The figures of a short main text kept (the smallest hashes of its words with a digit).
 FIGURES_SKETCH_SIZE = 16
+#: The words of a short or weak page's title kept (the smallest hashes of its distinct words).
+TITLE_SKETCH_SIZE = 16
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
 
@@ -84,6 +92,7 @@ _HEADER = struct.Struct("<BBHIII")  # version, flags, words (capped), 3-grams: m
 _WEAK = 1
 _SHORT = 2
 _FIGURES = 4
+_TITLE = 8
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -154,6 +163,13 @@ def _figures(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     seen = np.concatenate(([0], np.cumsum(digit, dtype=np.int64)))
     with_digit = seen[ends] > seen[starts]
     return sketch(np.unique(words[with_digit]), FIGURES_SKETCH_SIZE)
+
+
+def title_hashes(title: str) -> np.ndarray:
+    """The sketch (:data:`TITLE_SKETCH_SIZE`) of the distinct words of a page's title (case
+    folded; each CJK ideograph or kana a word)."""
+    words = _folded_words(title)[3]
+    return sketch(np.unique(words), TITLE_SKETCH_SIZE)
 
 
 def figure_hashes(text: str) -> np.ndarray:
@@ -227,6 +243,9 @@ class Evidence:
     # a short main text: the sketch of the figures of its own text, main text and rest (None:
     # not known, evidence stored before)
     figures: np.ndarray | None = None
+    # a short or weak page: the sketch of its title's words (None: not known, evidence stored
+    # before, or no title)
+    title: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -250,8 +269,9 @@ class Evidence:
 
     def to_bytes(self) -> bytes:
         figures = self.short and self.figures is not None
+        title = (self.short or self.weak) and self.title is not None
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
-                 | (_FIGURES if figures else 0))
+                 | (_FIGURES if figures else 0) | (_TITLE if title else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -259,6 +279,8 @@ class Evidence:
             parts += [self.rest.astype("<u4").tobytes(), self.chrome.astype("<u4").tobytes()]
         if figures:  # (after the rest: evidence stored without figures reads as before)
             parts += [_COUNT.pack(len(self.figures)), self.figures.astype("<u4").tobytes()]
+        if title:  # (last: evidence stored without a title reads as before)
+            parts += [_COUNT.pack(len(self.title)), self.title.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -271,12 +293,15 @@ class Evidence:
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
         end = _HEADER.size + 4 * sum(counts)
-        figures = None
-        if flags & _FIGURES and flags & _SHORT and len(data) >= end + _COUNT.size:
-            (count,) = _COUNT.unpack_from(data, end)
-            if count <= FIGURES_SKETCH_SIZE and len(data) == end + _COUNT.size + 4 * count:
-                figures = np.frombuffer(data, dtype="<u4", offset=end + _COUNT.size).astype(_U32)
-                end = len(data)
+        figures = title = None
+        if flags & _FIGURES and flags & _SHORT:
+            figures, end = _counted_sketch(data, end, FIGURES_SKETCH_SIZE)
+            if figures is None:
+                return None
+        if flags & _TITLE and flags & (_SHORT | _WEAK):
+            title, end = _counted_sketch(data, end, TITLE_SKETCH_SIZE)
+            if title is None:
+                return None
         if version != EVIDENCE_VERSION or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
@@ -284,9 +309,21 @@ class Evidence:
         ends = np.cumsum(counts)
         sketch = values[: ends[0]]
         if not flags & _SHORT:
-            return cls(sketch, size, words, bool(flags & _WEAK))
+            return cls(sketch, size, words, bool(flags & _WEAK), title=title)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
-                   rest_size, values[ends[1] :], chrome_size, figures)
+                   rest_size, values[ends[1] : ends[2]], chrome_size, figures, title)
+
+
+def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
+    """The sketch stored at ``at`` (its length, then its values) and where it ends; None when
+    it is malformed."""
+    if len(data) < at + _COUNT.size:
+        return None, at
+    (count,) = _COUNT.unpack_from(data, at)
+    end = at + _COUNT.size + 4 * count
+    if count > most or len(data) < end:
+        return None, at
+    return np.frombuffer(data, dtype="<u4", count=count, offset=at + _COUNT.size).astype(_U32), end
 
 
 def _from_bytes(data: bytes) -> Evidence | None:
@@ -299,17 +336,19 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
     return Evidence(sketch(hashes), len(hashes), counted if words is None else words, weak)
 
 
-def of_hashes(hashes: np.ndarray, words: int, weak: bool = False) -> Evidence:
-    """:func:`of_text` of a text already hashed by :func:`shingle_hashes`."""
-    return Evidence(sketch(hashes), len(hashes), words, weak)
+def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
+              title: np.ndarray | None = None) -> Evidence:
+    """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
+    page's (:func:`title_hashes`)."""
+    return Evidence(sketch(hashes), len(hashes), words, weak, title=title if weak else None)
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
-             figures: np.ndarray | None = None) -> Evidence:
-    """The evidence of a short main text (hashed), the rest of its page and its chrome, and
-    the figures of the two (:func:`figure_hashes`)."""
+             figures: np.ndarray | None = None, title: np.ndarray | None = None) -> Evidence:
+    """The evidence of a short main text (hashed), the rest of its page and its chrome, the
+    figures of the two (:func:`figure_hashes`) and the page's title (:func:`title_hashes`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
-                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures)
+                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title)
 
 
 def is_weak(words: int, is_article: bool) -> bool:
@@ -348,6 +387,8 @@ def _same(
 def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
+    if (a.weak or b.weak or a.short or b.short) and other_titles(a, b, same_site):
+        return False  # another name for a page of little text on one site: another page
     if a.weak or b.weak:
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
@@ -362,7 +403,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
             max(a.words, b.words) >= SHORT_WORDS
             and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
         )
-    if _other_figures(a.figures, b.figures) and not _foreign(a, b, same_site):
+    if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
@@ -371,13 +412,25 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     return _foreign(a, b, same_site)
 
 
-def _other_figures(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    """Whether each of two figure sketches has a figure the other lacks (within the smallest
-    :data:`FIGURES_SKETCH_SIZE` of both, where a sketch holds every figure of its set). A
-    figure on one side only (a date the template adds) is no such difference."""
+def other_figures(a: Evidence, b: Evidence) -> bool:
+    """Whether each of two short pages has a figure the other lacks in its own text."""
+    return _each_lacks(a.figures, b.figures, FIGURES_SKETCH_SIZE)
+
+
+def other_titles(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two pages of one site have titles of which each has a word the other lacks
+    (on two sites, or sites not known, the titles are not compared: each names its site)."""
+    return same_site is True and _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE)
+
+
+def _each_lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> bool:
+    """Whether each of two bottom-``k`` sketches (figures, title words) has a value the other
+    lacks (within the smallest ``k`` of both, where a sketch holds every value of its set). A
+    value on one side only (a date the template adds, "Print" before a title) is no such
+    difference."""
     if a is None or b is None:
         return False
-    smallest = np.union1d(a, b)[:FIGURES_SKETCH_SIZE]
+    smallest = np.union1d(a, b)[:k]
     in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
     return bool((in_a & ~in_b).any() and (in_b & ~in_a).any())
 

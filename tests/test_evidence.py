@@ -131,6 +131,62 @@ def test_evidence_stored_without_figures_reads_and_confirms_as_before():
     assert ev.confirms(back, variant)  # figures unknown: the other signals decide
 
 
+def titled(main: str, title: str, rest: str = "") -> ev.Evidence:
+    """A short page's evidence with its title."""
+    plain = short(main, rest)
+    return ev.Evidence(plain.sketch, plain.size, plain.words, False, plain.rest, plain.rest_size,
+                       plain.chrome, plain.chrome_size, plain.figures, ev.title_hashes(title))
+
+
+JOB = ("Senior Backend Engineer. {city}. Full time. We are looking for a senior backend engineer "
+       "to join our team in {city}. Harbourline helps retailers move goods from warehouses to "
+       "their customers. We offer flexible hours, paid holiday, a learning budget and a pension.")
+
+
+def test_short_pages_of_one_site_with_other_titles_are_distinct():
+    berlin, lisbon = JOB.format(city="Berlin"), JOB.format(city="Lisbon")
+    ad = titled(berlin, "Senior Backend Engineer – Berlin | Harbourline Careers")
+    other = titled(lisbon, "Senior Backend Engineer – Lisbon | Harbourline Careers")
+    assert ev.confirms(short(berlin, ""), short(lisbon, ""), same_site=True)  # the text alone
+    assert not ev.confirms(ad, other, same_site=True)
+    # the same page again (a tracking parameter, an extra block of links) keeps its title
+    assert ev.confirms(ad, titled(berlin, "Senior Backend Engineer – Berlin | Harbourline Careers",
+                                  "More roles: Lisbon, Warsaw"), same_site=True)
+    # a title with a word more on one side only ("Print", a counter) is the same page
+    assert ev.confirms(ad, titled(berlin, "Print: Senior Backend Engineer – Berlin | "
+                                          "Harbourline Careers"), same_site=True)
+    # on two sites, or sites not known, each title names its site: not compared
+    syndicated = titled(berlin, "Senior Backend Engineer in Berlin – JobsDaily")
+    assert ev.confirms(ad, syndicated, same_site=False)
+    assert ev.confirms(ad, other, same_site=None) == ev.confirms(
+        short(berlin, ""), short(lisbon, ""), same_site=None)
+    # titles are words, case folded; each CJK character a word of its own
+    white = ev.title_hashes("陶器のマグカップ（白）")
+    red = ev.title_hashes("陶器のマグカップ（赤）")
+    assert ev._each_lacks(white, red, ev.TITLE_SKETCH_SIZE)
+    assert np.array_equal(ev.title_hashes("TEXT.STRIP | Docs"), ev.title_hashes("text.strip docs"))
+
+
+def test_weak_pages_of_one_site_with_other_titles_are_distinct():
+    shell = "Handmade throw from our collection. Each piece is unique. Free returns. " * 2
+    oak = ev.of_hashes(ev.shingle_hashes(shell)[0], 12, True, ev.title_hashes("Oak throw | Shop"))
+    bamboo = ev.of_hashes(ev.shingle_hashes(shell)[0], 12, True,
+                          ev.title_hashes("Bamboo throw | Shop"))
+    assert not ev.confirms(oak, bamboo, same_site=True)
+    assert ev.confirms(oak, bamboo, same_site=None)  # nearly the same page, sites not known
+    assert ev.confirms(oak, oak, same_site=True)
+
+
+def test_evidence_stored_without_titles_reads_and_confirms_as_before():
+    ad = titled(JOB.format(city="Berlin"), "Senior Backend Engineer – Berlin")
+    for stored in (short(JOB.format(city="Lisbon"), ""),
+                   ev.of_hashes(ev.shingle_hashes("Access denied")[0], 2, True)):
+        back = ev.Evidence.from_bytes(stored.to_bytes())
+        assert back is not None and back.title is None
+    back = ev.Evidence.from_bytes(short(JOB.format(city="Lisbon"), "").to_bytes())
+    assert ev.confirms(ad, back, same_site=True)  # title unknown: the other signals decide
+
+
 def test_short_texts_of_one_template_with_other_data_are_distinct():
     chair = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm. Price"
     throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"
@@ -177,7 +233,10 @@ def test_an_article_just_under_the_short_length_confirms_its_long_copy():
 
 def test_bytes_round_trip_and_refuse_other_versions():
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
-                     short(SHELL, PYTHON_B), short(KETTLE.format(price=1, sku=2), "")):
+                     short(SHELL, PYTHON_B), short(KETTLE.format(price=1, sku=2), ""),
+                     titled(SHELL, "Oak dining chair | Lumen Home", "165 GBP"),
+                     ev.of_hashes(ev.shingle_hashes("Access denied")[0], 2, True,
+                                  ev.title_hashes("Access denied | Lumen"))):
         data = original.to_bytes()
         back = ev.Evidence.from_bytes(data)
         assert back is not None

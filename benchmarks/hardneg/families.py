@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import corpus, entities, notices, templated
+from . import corpus, entities, names, notices, templated
 
 Page = tuple[str, str | bytes]
 Family = list[Page]
@@ -27,6 +27,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "next_data": templated.next_data,
     "scores": templated.scores,
     "product_variants": templated.product_variants,
+    "reference": names.reference,
+    "job_locations": names.job_locations,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "entity_books": entities.entity_books,

@@ -1165,6 +1165,17 @@ class Extraction:
         share = min(1.0, len(self.text) / visible)
         return share if self.is_article else share / 2
 
+    @property
+    def declared_title(self) -> str:
+        """What the page calls itself: its ``<title>`` and ``og:title`` (or ``twitter:title``),
+        one line each when they differ."""
+        page = self.page
+        if page is None:
+            return ""
+        if page.meta_title and page.meta_title != page.title:
+            return f"{page.title}\n{page.meta_title}".strip()
+        return page.title
+
     def page_text(self, max_chars: int = DEFAULT_MAX_CHARS, titled: bool = True) -> str:
         """All visible text of the page, one block per line (the title first, if ``titled``)."""
         if self.page is None:

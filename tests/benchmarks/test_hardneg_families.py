@@ -39,7 +39,7 @@ def _assert_distinct(name: str, family) -> None:
 def test_every_promised_family_is_generated():
     assert set(GENERATED) == {
         "listing", "stock_table", "weather", "jobs", "next_data", "scores", "product_variants",
-        "notices_ja",
+        "reference", "job_locations", "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
         "entity_universities",
     }
