@@ -113,12 +113,15 @@ class Detector(ABC):
 
     def sign_text(self, text: str) -> Signed:
         """An item's text: weak (confirmed only by a nearly identical text) when it is short,
-        since no page beside it tells a template's text from its own."""
+        since no page beside it tells a template's text from its own; its first line, when it
+        has more than one, is its title (an item's first field: ``title`` by default)."""
         signature = self.signature(text)
         if signature is None:
             return Signed(None)
         hashes, words = ev.shingle_hashes(text)
-        return Signed(signature, ev.of_hashes(hashes, words, weak=words < ev.SHORT_WORDS))
+        weak = words < ev.SHORT_WORDS
+        title = ev.text_title(text) if weak else None
+        return Signed(signature, ev.of_hashes(hashes, words, weak=weak, title=title))
 
     def sign_html(self, html: str | bytes, encoding: str | None = None,
                   url: str | None = None) -> Signed:

@@ -20,12 +20,12 @@ article just over the short length, and its copy a few lines shorter). Two short
 template are two when each has a *figure* the other lacks in its own text (main text and rest: a
 word with a digit in it, a price, a SKU, a date, a score): a product's variants, or a notice of
 another day, share every other word, and their extraction may put the line that differs in the
-main text of one and in the rest of the other. Two short pages of one site are two as well when
-each one's *title* (the words of its ``<title>`` and ``og:title``) has a word the other's lacks:
-an API reference's ``str.lstrip`` and ``str.rstrip``, a job ad in Berlin and in Lisbon, a mug in
-white and in red. The copies a crawl meets on one site (tracking parameters, an extra block of
-links, a counter or a date in the chrome, a print version) keep their title; on two sites the
-title names each site, so it tells nothing there.
+main text of one and in the rest of the other. Two short pages of one template on one site are
+two as well when each one's *title* (the words of its ``<title>`` and ``og:title``) has a word
+the other's lacks: an API reference's ``str.lstrip`` and ``str.rstrip``, a job ad in Berlin and
+in Lisbon, a mug in white and in red. The copies a crawl meets in one template (tracking
+parameters, an extra block of links, a counter or a date in the chrome) keep their title; in
+another template, or on another site, the title names that site, so it tells nothing there.
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same, and, on one site, their titles
@@ -38,7 +38,9 @@ every machine and run.
 
 from __future__ import annotations
 
+import re
 import struct
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -83,6 +85,8 @@ CHROME_SKETCH_SIZE = 32
 FIGURES_SKETCH_SIZE = 16
 #: The words of a short or weak page's title kept (the smallest hashes of its distinct words).
 TITLE_SKETCH_SIZE = 16
+#: A text's first line is its title when it is at most this long (else it is a paragraph).
+TITLE_MAX_CHARS = 200
 #: A page with fewer words of text than this adds its data scripts to its evidence.
 THIN_WORDS = 300
 
@@ -165,11 +169,28 @@ def _figures(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     return sketch(np.unique(words[with_digit]), FIGURES_SKETCH_SIZE)
 
 
+#: A title's words: each CJK ideograph or kana alone, else runs of word characters.
+_TITLE_WORD = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+    r"|[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+)
+
+
 def title_hashes(title: str) -> np.ndarray:
     """The sketch (:data:`TITLE_SKETCH_SIZE`) of the distinct words of a page's title (case
-    folded; each CJK ideograph or kana a word)."""
-    words = _folded_words(title)[3]
-    return sketch(np.unique(words), TITLE_SKETCH_SIZE)
+    folded; each CJK ideograph or kana a word): their CRC-32s, the smallest first. (A few
+    words: hashed one by one in Python, cheaper than the text's numpy hashing.)"""
+    words = _TITLE_WORD.findall(title[:TITLE_MAX_CHARS * 4].casefold())
+    hashes = sorted({zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words})
+    return np.array(hashes[:TITLE_SKETCH_SIZE], dtype=_U32)
+
+
+def text_title(text: str) -> np.ndarray | None:
+    """The title sketch of a text of several lines whose first line is short enough to be a
+    title (an item's first field, a record's): that line's words (:func:`title_hashes`); None
+    for a text of one line, or one that opens with a paragraph."""
+    end = text.find("\n", 0, TITLE_MAX_CHARS + 1)
+    return title_hashes(text[:end]) if end >= 0 else None
 
 
 def figure_hashes(text: str) -> np.ndarray:
@@ -387,9 +408,9 @@ def _same(
 def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
-    if (a.weak or b.weak or a.short or b.short) and other_titles(a, b, same_site):
-        return False  # another name for a page of little text on one site: another page
     if a.weak or b.weak:
+        if other_titles(a, b, same_site):
+            return False  # another name for a page of few words on one site: another page
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False
@@ -405,6 +426,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         )
     if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
+    if other_titles(a, b, same_site) and not _two_chromes(a, b) and not _foreign(a, b, same_site):
+        return False  # another title in one template: another page
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
     if _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT):
@@ -421,6 +444,15 @@ def other_titles(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two pages of one site have titles of which each has a word the other lacks
     (on two sites, or sites not known, the titles are not compared: each names its site)."""
     return same_site is True and _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE)
+
+
+def _two_chromes(a: Evidence, b: Evidence) -> bool:
+    """Whether two short pages both have chrome and their chromes have next to nothing in
+    common: two templates, however little chrome each has (a partner's copy under its own
+    menus on one host)."""
+    if not a.chrome_size or not b.chrome_size:
+        return False
+    return jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
 
 
 def _each_lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> bool:
@@ -457,16 +489,24 @@ def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
 
 
 def same_site(url_a: str | None, url_b: str | None) -> bool | None:
-    """Whether two URLs are on one host (``www.`` aside); None when either is no URL."""
+    """Whether two URLs are on one site: one host (``www.`` aside) and one port (a scheme's
+    default port as none); None when either is no URL."""
     from urllib.parse import urlsplit
 
-    hosts = []
+    sites = []
     for url in (url_a, url_b):
         try:
-            host = urlsplit(url).hostname if url else None
+            parts = urlsplit(url) if url else None
+            host = parts.hostname if parts else None
+            port = parts.port if parts else None
         except ValueError:
-            host = None
+            host = port = None
         if not host:
             return None
-        hosts.append(host.removeprefix("www."))
-    return hosts[0] == hosts[1]
+        if port == _DEFAULT_PORTS.get(parts.scheme):
+            port = None
+        sites.append((host.removeprefix("www."), port))
+    return sites[0] == sites[1]
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -131,9 +131,9 @@ def test_evidence_stored_without_figures_reads_and_confirms_as_before():
     assert ev.confirms(back, variant)  # figures unknown: the other signals decide
 
 
-def titled(main: str, title: str, rest: str = "") -> ev.Evidence:
+def titled(main: str, title: str, rest: str = "", chrome: str = CHROME) -> ev.Evidence:
     """A short page's evidence with its title."""
-    plain = short(main, rest)
+    plain = short(main, rest, chrome)
     return ev.Evidence(plain.sketch, plain.size, plain.words, False, plain.rest, plain.rest_size,
                        plain.chrome, plain.chrome_size, plain.figures, ev.title_hashes(title))
 
@@ -155,6 +155,10 @@ def test_short_pages_of_one_site_with_other_titles_are_distinct():
     # a title with a word more on one side only ("Print", a counter) is the same page
     assert ev.confirms(ad, titled(berlin, "Print: Senior Backend Engineer – Berlin | "
                                           "Harbourline Careers"), same_site=True)
+    # a partner's copy under its own menus on one host: another template, its title names it
+    partner = titled(berlin, "Weekend Jobs - Senior Backend Engineer – Berlin",
+                     chrome=OTHER_CHROME)
+    assert ev.confirms(ad, partner, same_site=True)
     # on two sites, or sites not known, each title names its site: not compared
     syndicated = titled(berlin, "Senior Backend Engineer in Berlin – JobsDaily")
     assert ev.confirms(ad, syndicated, same_site=False)
@@ -289,5 +293,8 @@ def test_the_same_short_text_in_two_templates_is_one():
 def test_same_site_compares_hosts():
     assert ev.same_site("https://www.a.example/x", "http://a.example/y") is True
     assert ev.same_site("https://a.example/x", "https://b.example/x") is False
+    # a site is its host and port (two services on one machine are two sites)
+    assert ev.same_site("http://127.0.0.1:8001/a", "http://127.0.0.1:8002/a") is False
+    assert ev.same_site("https://a.example:443/x", "https://a.example/y") is True
     assert ev.same_site("item-3", "https://a.example/x") is None
     assert ev.same_site(None, "https://a.example/x") is None

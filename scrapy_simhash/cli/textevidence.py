@@ -23,8 +23,8 @@ _BATCH_CHARS = 1 << 15
 
 
 def text_evidence_many(texts: Sequence[str]) -> list[ev.Evidence]:
-    """``[ev.of_text(t, weak=<fewer than SHORT_WORDS words>) for t in texts]``, the evidence
-    :meth:`Detector.sign_text` gives a text with a signature, byte for byte."""
+    """The evidence :meth:`Detector.sign_text` gives each text with a signature (weak under
+    SHORT_WORDS words, with its first line's title), byte for byte."""
     out: list[ev.Evidence] = []
     for batch in _batches(texts):
         out += _evidence_of_batch(batch)
@@ -87,6 +87,8 @@ def _evidence_of_batch(texts: Sequence[str]) -> list[ev.Evidence]:
     values = values[rank < ev.SKETCH_SIZE]
     sketches = np.split(values, np.cumsum(np.minimum(kept, ev.SKETCH_SIZE))[:-1])
     return [
-        ev.Evidence(sketch.copy(), int(size), int(count), bool(count < ev.SHORT_WORDS))
-        for sketch, size, count in zip(sketches, sizes.tolist(), counts.tolist(), strict=True)
+        ev.Evidence(sketch.copy(), int(size), int(count), count < ev.SHORT_WORDS,
+                    title=ev.text_title(text) if count < ev.SHORT_WORDS else None)
+        for sketch, size, count, text in zip(sketches, sizes.tolist(), counts.tolist(), texts,
+                                             strict=True)
     ]

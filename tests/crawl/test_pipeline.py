@@ -321,3 +321,79 @@ def test_the_item_of_a_page_kept_as_distinct_stands_for_it(tmp_path):
     assert result.stats["simhash/pages/kept"] == len(family_of)  # (the index: too short)
     assert result.stats["simhash/items/skipped/page_kept"] == len(family_of)
     assert "simhash/items/dropped" not in result.stats
+
+
+MUG = ("Our stoneware mug is thrown by hand in the Stoke workshop and finished with a smooth "
+       "glaze that is safe for the dishwasher and the microwave. The generous handle fits four "
+       "fingers comfortably and the thick walls keep your tea or coffee warm for longer. Every "
+       "mug is inspected by hand before it leaves the pottery, and the glaze runs a little "
+       "differently on each one, so no two are quite alike. Holds {size}.")
+
+
+def test_items_of_one_site_with_other_titles_are_kept(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    for colour in ("Red", "Blue", "Sand"):
+        item = {"url": f"http://shop.test/mugs#{colour}", "title": f"Stoneware mug – {colour}",
+                "body": MUG.format(size="350 ml")}
+        assert pipeline.process_item(item) is item
+    # the same item again (another listing page, a tracking parameter) is still dropped
+    with pytest.raises(NearDuplicateItem):
+        pipeline.process_item({"url": "http://shop.test/mugs?page=2#Red",
+                               "title": "Stoneware mug – Red", "body": MUG.format(size="350 ml")})
+    assert stats.get_value("simhash/items/kept") == 3
+
+
+# A spider with the add-on that yields one item per product card of a catalog page
+# (argv: site URL, output folder).
+CATALOG_SCRIPT = """
+import sys
+import scrapy
+from scrapy.crawler import CrawlerProcess
+url, out = sys.argv[1], sys.argv[2]
+
+class Catalog(scrapy.Spider):
+    name = "catalog"
+    start_urls = [url + "/"]
+    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}}
+
+    def parse(self, response):
+        for card in response.css("div.card"):
+            title = card.css("h2::text").get()
+            yield {"url": response.url + "#" + title, "title": title,
+                   "price": card.css(".price::text").get(),
+                   "body": card.css(".desc::text").get()}
+
+process = CrawlerProcess({"FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}},
+                          "EXTENSIONS": {"demo.extensions.StatsDump": 500},
+                          "STATS_DUMP_FILE": out + "/stats.json", "ROBOTSTXT_OBEY": False,
+                          "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "INFO"})
+process.crawl(Catalog)
+process.start()
+"""
+
+
+def test_a_catalog_pages_variant_items_all_reach_the_feed(tmp_path):
+    """One page, a card per variant: another colour, size or price in the title, the same
+    description. Every item is kept; the page's second copy of a card is dropped."""
+    from test_hard_negatives_crawl import PagesSite
+
+    cards = [(f"Stoneware mug – {colour}, {size}", price)
+             for colour, size, price in (("Red", "350 ml", "£18"), ("Blue", "350 ml", "£18"),
+                                         ("Red", "500 ml", "£22"), ("Sand", "350 ml", "£18"),
+                                         ("Ash", "500 ml", "£22"))]
+    html = "".join(
+        f"<div class='card'><h2>{title}</h2><p class='price'>{price}</p>"
+        f"<p class='desc'>{MUG.format(size=title.split(', ')[1])}</p></div>"
+        for title, price in [*cards, cards[0]]
+    )
+    page = (f"<html><head><title>Mugs | Stoke Pottery</title></head><body><nav><a href='/'>Home"
+            f"</a></nav><main><h1>Mugs</h1>{html}</main><footer>Stoke Pottery</footer></body>"
+            "</html>")
+    site = PagesSite({"/": (page.encode(), "text/html; charset=utf-8")}).start()
+    try:
+        result = run_crawl(site, tmp_path, script=CATALOG_SCRIPT)
+    finally:
+        site.stop()
+    assert result.returncode == 0, result.log[-3000:]
+    assert sorted(item["title"] for item in result.items) == sorted(title for title, _ in cards)
+    assert result.stats["simhash/items/dropped"] == 1  # the card shown twice
