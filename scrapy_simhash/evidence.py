@@ -409,7 +409,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
     if a.weak or b.weak:
-        if other_titles(a, b, same_site):
+        if titles_part(a, b, same_site):
             return False  # another name for a page of few words on one site: another page
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
@@ -426,7 +426,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         )
     if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
-    if other_titles(a, b, same_site) and not _two_chromes(a, b) and not _foreign(a, b, same_site):
+    if titles_part(a, b, same_site):
         return False  # another title in one template: another page
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
@@ -440,10 +440,15 @@ def other_figures(a: Evidence, b: Evidence) -> bool:
     return _each_lacks(a.figures, b.figures, FIGURES_SKETCH_SIZE)
 
 
-def other_titles(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
-    """Whether two pages of one site have titles of which each has a word the other lacks
-    (on two sites, or sites not known, the titles are not compared: each names its site)."""
-    return same_site is True and _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE)
+def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether the titles of two pages of little text make them two: each title has a word the
+    other's lacks, on one site (on two sites, or sites not known, each title names its site),
+    and, for two short pages, in one template (not two chromes with nothing in common)."""
+    if same_site is not True or not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
+        return False
+    if a.weak or b.weak:
+        return True
+    return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
 
 
 def _two_chromes(a: Evidence, b: Evidence) -> bool:

@@ -64,7 +64,7 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
     if a is None or b is None:
         return "a side has no evidence"
     main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
-    if (a.weak or b.weak or (a.short and b.short)) and ev.other_titles(a, b, same_site):
+    if ev.titles_part(a, b, same_site):
         return ("a page with little text of its own on one site, and each title has a word the "
                 "other lacks (another product, place or entry)")
     if a.weak or b.weak:

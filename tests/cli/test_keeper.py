@@ -197,3 +197,19 @@ def test_a_stored_index_confirms_against_the_evidence_of_an_earlier_run(workdir:
     assert [(d["id"], d["duplicate_of"]) for d in dups] == [(TRACKED, PAGE_1),
                                                           (PAGE_1 + "#share", PAGE_1)]
     assert [json.loads(line)["url"] for line in (workdir / "kept2.jsonl").open()] == [PAGE_2]
+
+
+def test_compare_says_when_the_titles_make_two_pages(workdir: Path):
+    from benchmarks.hardneg.names import job_locations
+
+    (berlin_url, berlin), (lisbon_url, lisbon) = job_locations()[:2]
+    (workdir / "berlin.html").write_text(berlin, encoding="utf-8")
+    (workdir / "lisbon.html").write_text(lisbon, encoding="utf-8")
+    one_site = run_cli("compare", "berlin.html", "lisbon.html", "--url-a", berlin_url,
+                       "--url-b", lisbon_url, cwd=workdir)
+    assert one_site.code == 0, one_site.stderr
+    assert "each title has a word the other lacks" in one_site.stdout
+    assert "verdict      different" in one_site.stdout
+    # without URLs the sites are not known, and the titles are not compared
+    unknown = run_cli("compare", "berlin.html", "lisbon.html", cwd=workdir)
+    assert "each title has a word" not in unknown.stdout
