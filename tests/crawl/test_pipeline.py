@@ -273,33 +273,39 @@ def test_main_text_of_whole_page_items_can_be_turned_off(site_with_a_shop, tmp_p
     assert "simhash/items/as_page" not in result.stats
 
 
-# A spider with the add-on that follows the index's links and yields each page's title and
-# description as its item (argv: site URL, output folder).
-VARIANTS_SCRIPT = """
+def spider_script(name: str, parse: str) -> str:
+    """A script that crawls the site (argv: site URL, output folder) with the add-on alone and
+    a spider of ``parse`` (its body, indented as a method's), writing items and stats there."""
+    return f"""
 import sys
 import scrapy
 from scrapy.crawler import CrawlerProcess
 url, out = sys.argv[1], sys.argv[2]
 
-class Variants(scrapy.Spider):
-    name = "variants"
+class Spider(scrapy.Spider):
+    name = "{name}"
     start_urls = [url + "/"]
-    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}}
+    custom_settings = {{"ADDONS": {{"scrapy_simhash.Addon": 0}}}}
 
     def parse(self, response):
+{parse}
+process = CrawlerProcess({{"FEEDS": {{out + "/items.jsonl": {{"format": "jsonlines"}}}},
+                          "EXTENSIONS": {{"demo.extensions.StatsDump": 500}},
+                          "STATS_DUMP_FILE": out + "/stats.json", "ROBOTSTXT_OBEY": False,
+                          "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "INFO"}})
+process.crawl(Spider)
+process.start()
+"""
+
+
+# Follows the index's links and yields each page's title and description as its item.
+VARIANTS_SCRIPT = spider_script("variants", """\
         if response.url.endswith("/"):
             yield from response.follow_all(css="a")
             return
         yield {"url": response.url, "title": response.css("h1::text").get(),
                "body": " ".join(response.css("article p:not(.buy)::text").getall())}
-
-process = CrawlerProcess({"FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}},
-                          "EXTENSIONS": {"demo.extensions.StatsDump": 500},
-                          "STATS_DUMP_FILE": out + "/stats.json", "ROBOTSTXT_OBEY": False,
-                          "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "INFO"})
-process.crawl(Variants)
-process.start()
-"""
+""")
 
 
 def test_the_item_of_a_page_kept_as_distinct_stands_for_it(tmp_path):
@@ -343,33 +349,14 @@ def test_items_of_one_site_with_other_titles_are_kept(pipeline_and_stats):
     assert stats.get_value("simhash/items/kept") == 3
 
 
-# A spider with the add-on that yields one item per product card of a catalog page
-# (argv: site URL, output folder).
-CATALOG_SCRIPT = """
-import sys
-import scrapy
-from scrapy.crawler import CrawlerProcess
-url, out = sys.argv[1], sys.argv[2]
-
-class Catalog(scrapy.Spider):
-    name = "catalog"
-    start_urls = [url + "/"]
-    custom_settings = {"ADDONS": {"scrapy_simhash.Addon": 0}}
-
-    def parse(self, response):
+# Yields one item per product card of a catalog page.
+CATALOG_SCRIPT = spider_script("catalog", """\
         for card in response.css("div.card"):
             title = card.css("h2::text").get()
             yield {"url": response.url + "#" + title, "title": title,
                    "price": card.css(".price::text").get(),
                    "body": card.css(".desc::text").get()}
-
-process = CrawlerProcess({"FEEDS": {out + "/items.jsonl": {"format": "jsonlines"}},
-                          "EXTENSIONS": {"demo.extensions.StatsDump": 500},
-                          "STATS_DUMP_FILE": out + "/stats.json", "ROBOTSTXT_OBEY": False,
-                          "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "INFO"})
-process.crawl(Catalog)
-process.start()
-"""
+""")
 
 
 def test_a_catalog_pages_variant_items_all_reach_the_feed(tmp_path):
