@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 import struct
+import unicodedata
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,8 +84,9 @@ MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
 #: The figures of a short main text kept (the smallest hashes of its words with a digit).
 FIGURES_SKETCH_SIZE = 16
-#: The words of a short or weak page's title kept (the smallest hashes of its distinct words).
-TITLE_SKETCH_SIZE = 16
+#: The words of a short or weak page's title kept (the smallest hashes of its distinct words):
+#: enough for a title of 32 words, so that one word apart in a long title still shows.
+TITLE_SKETCH_SIZE = 32
 #: A text's first line is its title when it is at most this long (else it is a paragraph).
 TITLE_MAX_CHARS = 200
 #: A page with fewer words of text than this adds its data scripts to its evidence.
@@ -176,11 +178,25 @@ _TITLE_WORD = re.compile(
 )
 
 
+_APOSTROPHES = str.maketrans("", "", "'\u2019")
+_ACCENT = re.compile("[\u0300-\u036f]")
+
+
+def _plain_title(title: str) -> str:
+    """``title`` as its words compare: compatibility forms folded (full-width letters), case
+    folded, accents and apostrophes left out ("Café" and "Cafe", "Grandma's" and "Grandmas")."""
+    decomposed = unicodedata.normalize("NFKD", title.casefold())
+    if not decomposed.isascii():
+        # the accents of Latin, Greek and Cyrillic letters (not kana's voicing marks)
+        decomposed = _ACCENT.sub("", decomposed)
+    return unicodedata.normalize("NFC", decomposed).translate(_APOSTROPHES)
+
+
 def title_hashes(title: str) -> np.ndarray:
-    """The sketch (:data:`TITLE_SKETCH_SIZE`) of the distinct words of a page's title (case
-    folded; each CJK ideograph or kana a word): their CRC-32s, the smallest first. (A few
-    words: hashed one by one in Python, cheaper than the text's numpy hashing.)"""
-    words = _TITLE_WORD.findall(title[:TITLE_MAX_CHARS * 4].casefold())
+    """The sketch (:data:`TITLE_SKETCH_SIZE`) of the distinct words of a page's title (see
+    :func:`_plain_title`; each CJK ideograph or kana a word): their CRC-32s, the smallest first.
+    (A few words: hashed one by one in Python, cheaper than the text's numpy hashing.)"""
+    words = _TITLE_WORD.findall(_plain_title(title[:TITLE_MAX_CHARS * 4]))
     hashes = sorted({zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words})
     return np.array(hashes[:TITLE_SKETCH_SIZE], dtype=_U32)
 

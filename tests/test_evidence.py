@@ -169,6 +169,15 @@ def test_short_pages_of_one_site_with_other_titles_are_distinct():
     red = ev.title_hashes("陶器のマグカップ（赤）")
     assert ev._each_lacks(white, red, ev.TITLE_SKETCH_SIZE)
     assert np.array_equal(ev.title_hashes("TEXT.STRIP | Docs"), ev.title_hashes("text.strip docs"))
+    # ... and spelt alike: accents, apostrophes and full-width letters aside (not kana's marks)
+    for one, other in (("Café Königsallee", "Cafe Konigsallee"), ("Grandma's pie", "Grandmas pie"),
+                       ("ＯＡＫ ＴＨＲＯＷ", "oak throw")):
+        assert np.array_equal(ev.title_hashes(one), ev.title_hashes(other))
+    assert not np.array_equal(ev.title_hashes("ガス"), ev.title_hashes("カス"))
+    # one word apart in a long title still shows
+    words = [f"tip{n}" for n in range(24)]
+    assert ev._each_lacks(ev.title_hashes(" ".join([*words, "lstrip"])),
+                          ev.title_hashes(" ".join([*words, "split"])), ev.TITLE_SKETCH_SIZE)
 
 
 def test_weak_pages_of_one_site_with_other_titles_are_distinct():
