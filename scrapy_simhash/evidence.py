@@ -104,6 +104,10 @@ _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 
 
+#: Scripts written without spaces, where each character is a word: kana, CJK ideographs.
+_SPACELESS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+
+
 @lru_cache(maxsize=1)
 def _char_classes() -> tuple[np.ndarray, np.ndarray]:
     """For every BMP code point: is it part of a word, and is it a word on its own (CJK
@@ -111,7 +115,7 @@ def _char_classes() -> tuple[np.ndarray, np.ndarray]:
     chars = "".join(map(chr, range(0x10000)))
     word = np.fromiter((c.isalnum() for c in chars), dtype=bool, count=0x10000)
     single = np.zeros(0x10000, dtype=bool)
-    for low, high in ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF)):
+    for low, high in _SPACELESS:
         single[low : high + 1] = True
     word |= single
     word[0xD800:0xE000] = False  # lone surrogates
@@ -172,10 +176,8 @@ def _figures(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
 
 
 #: A title's words: each CJK ideograph or kana alone, else runs of word characters.
-_TITLE_WORD = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-    r"|[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
-)
+_SPACELESS_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _SPACELESS)
+_TITLE_WORD = re.compile(f"[{_SPACELESS_CLASS}]|[^\\W{_SPACELESS_CLASS}]+")
 
 
 _APOSTROPHES = str.maketrans("", "", "'\u2019")
