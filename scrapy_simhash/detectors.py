@@ -114,14 +114,16 @@ class Detector(ABC):
     def sign_text(self, text: str) -> Signed:
         """An item's text: weak (confirmed only by a nearly identical text) when it is short,
         since no page beside it tells a template's text from its own; its first line, when it
-        has more than one, is its title (an item's first field: ``title`` by default)."""
+        has more than one, is its title (an item's first field: ``title`` by default), which the
+        lines after it may name (:func:`scrapy_simhash.evidence.text_named_title`)."""
         signature = self.signature(text)
         if signature is None:
             return Signed(None)
         hashes, words = ev.shingle_hashes(text)
-        weak = words < ev.SHORT_WORDS
-        title = ev.text_title(text) if weak else None
-        return Signed(signature, ev.of_hashes(hashes, words, weak=weak, title=title))
+        if words < ev.SHORT_WORDS:
+            return Signed(signature, ev.of_hashes(hashes, words, True, ev.text_title(text)))
+        title, named = ev.text_named_title(text)
+        return Signed(signature, ev.of_hashes(hashes, words, title=title, named=named))
 
     def sign_html(self, html: str | bytes, encoding: str | None = None,
                   url: str | None = None) -> Signed:
@@ -142,6 +144,7 @@ class Detector(ABC):
         if self.fingerprinter.extractor_name != "builtin":
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
+        from scrapy_simhash.extract.page_layout import layout_marks
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -149,10 +152,17 @@ class Detector(ABC):
         signature = self.signature(extraction.text)
         if signature is None:
             return Signed(None)
-        main, words = ev.shingle_hashes(extraction.text)
+        main, words, text_words, figures = ev.text_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
         if not weak and words >= ev.SHORT_WORDS:
-            return Signed(signature, ev.of_hashes(main, words))
+            # the lines of its content beside the main text (a job's fields, a listing's grid),
+            # whose words may name its title's too, and its layout (its template's elements)
+            rest, _, rest_words, rest_figures = ev.text_hashes("\n".join(extraction.rest_lines()))
+            named_by = np.concatenate((text_words, rest_words))
+            title, named = ev.named_title(extraction.declared_title, named_by)
+            return Signed(signature, ev.of_long(main, words, title, named, rest,
+                                                ev.line_hashes(layout_marks(root)),
+                                                np.union1d(figures, rest_figures)))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)

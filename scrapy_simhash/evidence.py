@@ -26,6 +26,10 @@ the other's lacks: an API reference's ``str.lstrip`` and ``str.rstrip``, a job a
 in Lisbon, a mug in white and in red. The copies a crawl meets in one template (tracking
 parameters, an extra block of links, a counter or a date in the chrome) keep their title; in
 another template, or on another site, the title names that site, so it tells nothing there.
+Two long main texts of one site are two when each one's title has a word the other's lacks
+that its own main text names too: a long job ad in Berlin and in Lisbon, a sofa in walnut and in
+oak. A title's decorations that its text does not name (the site's name, "Print", "AMP", a
+counter) make no such difference.
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same, and, on one site, their titles
@@ -84,9 +88,23 @@ MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
 #: The figures of a short main text kept (the smallest hashes of its words with a digit).
 FIGURES_SKETCH_SIZE = 16
-#: The words of a short or weak page's title kept (the smallest hashes of its distinct words):
+#: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
 TITLE_SKETCH_SIZE = 32
+#: The 3-grams of a long page's rest kept (its content beside the main text).
+LONG_REST_SKETCH_SIZE = 32
+#: The elements of a long page's layout kept (:mod:`scrapy_simhash.extract.page_layout`).
+LAYOUT_SKETCH_SIZE = 16
+#: Two long pages of one site in one template (this share of their layouts' elements in common,
+#: or more) ...
+MIN_ONE_LAYOUT = 0.5
+#: ... are two when their rests (their content beside the main text, of MIN_REST 3-grams or more)
+#: differ: less than MIN_REST_CONTAINMENT of the smaller one's 3-grams in the other, and each
+#: page has a figure the other lacks (a price, a date, a reference) or they share less than
+#: this (another grid of products, other fields: more than an edited copy's edits change).
+MAX_LONG_REST_CONTAINMENT = 0.5
+#: Two long pages' titles make them two when each has at most this many words the other lacks.
+MAX_TITLE_SLOT = 4
 #: A text's first line is its title when it is at most this long (else it is a paragraph).
 TITLE_MAX_CHARS = 200
 #: A page with fewer words of text than this adds its data scripts to its evidence.
@@ -99,6 +117,8 @@ _WEAK = 1
 _SHORT = 2
 _FIGURES = 4
 _TITLE = 8
+_NAMED = 16
+_LONG_REST = 32
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -167,12 +187,17 @@ def _folded_words(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 def _figures(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
              words: np.ndarray) -> np.ndarray:
     """The figure sketch of a text's words (see :func:`figure_hashes`)."""
+    return sketch(_figure_words(codes, starts, ends, words), FIGURES_SKETCH_SIZE)
+
+
+def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                  words: np.ndarray) -> np.ndarray:
+    """The distinct hashes of a text's words that hold a digit, sorted."""
     if not len(words):
-        return np.empty(0, dtype=_U32)
+        return np.empty(0, dtype=_U64)
     digit = _digits()[np.where(codes > 0xFFFF, 0, codes)]
     seen = np.concatenate(([0], np.cumsum(digit, dtype=np.int64)))
-    with_digit = seen[ends] > seen[starts]
-    return sketch(np.unique(words[with_digit]), FIGURES_SKETCH_SIZE)
+    return np.unique(words[seen[ends] > seen[starts]])
 
 
 #: A title's words: each CJK ideograph or kana alone, else runs of word characters.
@@ -198,9 +223,75 @@ def title_hashes(title: str) -> np.ndarray:
     """The sketch (:data:`TITLE_SKETCH_SIZE`) of the distinct words of a page's title (see
     :func:`_plain_title`; each CJK ideograph or kana a word): their CRC-32s, the smallest first.
     (A few words: hashed one by one in Python, cheaper than the text's numpy hashing.)"""
-    words = _TITLE_WORD.findall(_plain_title(title[:TITLE_MAX_CHARS * 4]))
-    hashes = sorted({zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words})
-    return np.array(hashes[:TITLE_SKETCH_SIZE], dtype=_U32)
+    return np.array([crc for crc, _ in _title_words(title)], dtype=_U32)
+
+
+def _title_words(title: str) -> list[tuple[int, str]]:
+    """The words of :func:`title_hashes` with their CRC-32s, in the sketch's order."""
+    words = set(_TITLE_WORD.findall(_plain_title(title[:TITLE_MAX_CHARS * 4])))
+    return sorted((zlib.crc32(word.encode("utf-8", "surrogatepass")), word)
+                  for word in words)[:TITLE_SKETCH_SIZE]
+
+
+def named_title(title: str, text_words: np.ndarray) -> tuple[np.ndarray, int]:
+    """A long page's title sketch (:func:`title_hashes`) and which of its words its text names:
+    bit ``i`` of the mask is set when the sketch's ``i``-th word is one of ``text_words`` (the
+    hashes of the words of its main text and the rest of its content, :func:`word_hashes`)."""
+    words = _title_words(title)
+    hashes = np.array([crc for crc, _ in words], dtype=_U32)
+    if not words or not len(text_words):
+        return hashes, 0
+    spellings = [(i, word) for i, (_, word) in enumerate(words)]
+    if not title.isascii():
+        # the text keeps its accents ("Zürich"): a word is named as the title spells it too
+        at = {word: i for i, (_, word) in enumerate(words)}
+        for raw in sorted(set(_TITLE_WORD.findall(
+                unicodedata.normalize("NFC", title.casefold())))):
+            i = at.get(_plain_title(raw))
+            if i is not None and raw != words[i][1]:
+                spellings.append((i, raw))
+    # hashed as the text's words are, in one pass; a spelling the text's hashing splits (as
+    # "snake_case") or drops (as "_") is named by none of its parts
+    joined = " ".join(word for _, word in spellings)  # (case folded already: lengths kept)
+    _, starts, ends, values = _folded_words(joined)
+    offsets = np.cumsum([0] + [len(word) + 1 for _, word in spellings[:-1]])
+    lengths = np.array([len(word) for _, word in spellings])
+    at = np.searchsorted(offsets, starts, side="right") - 1  # each word's spelling
+    whole = (starts == offsets[at]) & (ends == offsets[at] + lengths[at])
+    found = _among(values, text_words) & whole
+    owners = np.array([i for i, _ in spellings])
+    named = set(owners[at[found]].tolist())
+    return hashes, sum(1 << i for i in named)
+
+
+def line_hashes(lines: list[str]) -> np.ndarray:
+    """The distinct CRC-32s of ``lines`` (case folded), sorted: a long page's rest, its
+    layout."""
+    return np.unique(np.fromiter(
+        (zlib.crc32(line.casefold().encode("utf-8", "surrogatepass")) for line in lines),
+        dtype=_U32, count=len(lines)))
+
+
+def _among(values: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """Which of a few ``values`` are among many ``words`` (``np.isin`` sorts both: the text's
+    thousands of words are looked up in the few values instead)."""
+    if not len(values) or not len(words):
+        return np.zeros(len(values), dtype=bool)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    at = np.minimum(np.searchsorted(ordered, words), len(ordered) - 1)
+    found = np.zeros(len(values), dtype=bool)
+    found[order[at[ordered[at] == words]]] = True
+    return found
+
+
+def text_named_title(text: str) -> tuple[np.ndarray | None, int | None]:
+    """A long text's title (:func:`text_title`) and which of its words the lines after it name
+    (:func:`named_title`); (None, None) when it opens with no title."""
+    end = text.find("\n", 0, TITLE_MAX_CHARS + 1)
+    if end < 0:
+        return None, None
+    return named_title(text[:end], _folded_words(text[end + 1:])[3])
 
 
 def text_title(text: str) -> np.ndarray | None:
@@ -238,6 +329,16 @@ def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     if not text:
         return np.empty(0, dtype=_U64), 0
     return _shingles(_folded_words(text)[3])
+
+
+def text_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+    """:func:`shingle_hashes` of ``text``, the hashes of its words (:func:`word_hashes`) and the
+    distinct hashes of its figures (its words with a digit), from one pass over its words."""
+    if not text:
+        empty = np.empty(0, dtype=_U64)
+        return empty, 0, empty, empty
+    folded = _folded_words(text)
+    return (*_shingles(folded[3]), folded[3], _figure_words(*folded))
 
 
 def shingle_and_figure_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray]:
@@ -282,9 +383,18 @@ class Evidence:
     # a short main text: the sketch of the figures of its own text, main text and rest (None:
     # not known, evidence stored before)
     figures: np.ndarray | None = None
-    # a short or weak page: the sketch of its title's words (None: not known, evidence stored
-    # before, or no title)
+    # the sketch of its title's words (None: not known, evidence stored before, or no title)
     title: np.ndarray | None = None
+    # a long page: which words of its title its text names, bit i for title[i] (None: not
+    # known, evidence stored before)
+    named: int | None = None
+    # a long page: the sketches of its rest's 3-grams (its content beside the main text: a job's
+    # fields, a listing's grid, a table) and of its layout's elements, and the sizes of their
+    # sets (None: not known)
+    long_rest: np.ndarray | None = None
+    long_rest_size: int = 0
+    layout: np.ndarray | None = None
+    layout_size: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -307,10 +417,15 @@ class Evidence:
         return self.rest is not None
 
     def to_bytes(self) -> bytes:
-        figures = self.short and self.figures is not None
-        title = (self.short or self.weak) and self.title is not None
+        long = not (self.short or self.weak)
+        figures = self.figures is not None and (
+            self.short or (long and self.long_rest is not None and self.layout is not None))
+        title = self.title is not None
+        named = title and self.named is not None and long
+        lines = self.long_rest is not None and self.layout is not None and long
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
-                 | (_FIGURES if figures else 0) | (_TITLE if title else 0))
+                 | (_FIGURES if figures else 0) | (_TITLE if title else 0)
+                 | (_NAMED if named else 0) | (_LONG_REST if lines else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -320,6 +435,12 @@ class Evidence:
             parts += [_COUNT.pack(len(self.figures)), self.figures.astype("<u4").tobytes()]
         if title:  # (last: evidence stored without a title reads as before)
             parts += [_COUNT.pack(len(self.title)), self.title.astype("<u4").tobytes()]
+        if named:
+            parts.append(_COUNT.pack(self.named))
+        if lines:  # each: its number of lines, then its sketch
+            parts += [_COUNT.pack(self.long_rest_size), self.long_rest.astype("<u4").tobytes(),
+                      _COUNT.pack(self.layout_size),
+                      self.layout.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -332,14 +453,28 @@ class Evidence:
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
         end = _HEADER.size + 4 * sum(counts)
-        figures = title = None
-        if flags & _FIGURES and flags & _SHORT:
+        figures = title = named = None
+        if flags & _FIGURES and flags & (_SHORT | _LONG_REST):
             figures, end = _counted_sketch(data, end, FIGURES_SKETCH_SIZE)
             if figures is None:
                 return None
-        if flags & _TITLE and flags & (_SHORT | _WEAK):
+        if flags & _TITLE:
             title, end = _counted_sketch(data, end, TITLE_SKETCH_SIZE)
             if title is None:
+                return None
+        if flags & _NAMED:
+            if not flags & _TITLE or flags & (_SHORT | _WEAK) or len(data) < end + _COUNT.size:
+                return None
+            (named,) = _COUNT.unpack_from(data, end)
+            end += _COUNT.size
+        lines = layout = None
+        lines_size = layout_size = 0
+        if flags & _LONG_REST:
+            if flags & (_SHORT | _WEAK):
+                return None
+            lines, lines_size, end = _sized_sketch(data, end, LONG_REST_SKETCH_SIZE)
+            layout, layout_size, end = _sized_sketch(data, end, LAYOUT_SKETCH_SIZE)
+            if lines is None or layout is None:
                 return None
         if version != EVIDENCE_VERSION or len(data) != end:
             return None
@@ -348,7 +483,10 @@ class Evidence:
         ends = np.cumsum(counts)
         sketch = values[: ends[0]]
         if not flags & _SHORT:
-            return cls(sketch, size, words, bool(flags & _WEAK), title=title)
+            return cls(sketch, size, words, bool(flags & _WEAK), figures=figures, title=title,
+                       named=named,
+                       long_rest=lines, long_rest_size=lines_size, layout=layout,
+                       layout_size=layout_size)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title)
 
@@ -365,6 +503,20 @@ def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None,
     return np.frombuffer(data, dtype="<u4", count=count, offset=at + _COUNT.size).astype(_U32), end
 
 
+def _sized_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int, int]:
+    """The sketch stored at ``at`` (the size of its set, then its smallest ``most`` values), the
+    size and where it ends; None when it is malformed."""
+    if len(data) < at + _COUNT.size:
+        return None, 0, at
+    (size,) = _COUNT.unpack_from(data, at)
+    count = min(size, most)
+    end = at + _COUNT.size + 4 * count
+    if len(data) < end:
+        return None, 0, at
+    return np.frombuffer(data, dtype="<u4", count=count, offset=at + _COUNT.size).astype(_U32), \
+        size, end
+
+
 def _from_bytes(data: bytes) -> Evidence | None:
     return Evidence.from_bytes(data)
 
@@ -376,10 +528,25 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
 
 
 def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
-              title: np.ndarray | None = None) -> Evidence:
+              title: np.ndarray | None = None, named: int | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
-    page's (:func:`title_hashes`)."""
-    return Evidence(sketch(hashes), len(hashes), words, weak, title=title if weak else None)
+    page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`)."""
+    return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
+                    named=None if weak else named)
+
+
+def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
+            named: int | None = None, rest: np.ndarray | None = None,
+            layout: np.ndarray | None = None, figures: np.ndarray | None = None) -> Evidence:
+    """The evidence of a long main text (hashed), its page's title and the words of it that the
+    page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
+    (:func:`line_hashes`) and the figures of its main text and rest (:func:`text_hashes`)."""
+    if rest is None or layout is None:
+        return Evidence(sketch(main), len(main), words, title=title, named=named)
+    return Evidence(sketch(main), len(main), words, title=title, named=named,
+                    figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
+                    long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
+                    layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout))
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
@@ -433,7 +600,9 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False
     if not a.short and not b.short:
-        return True  # two long main texts
+        # two long main texts, unless another title or other lines beside them on one site
+        # make another page
+        return not titles_part(a, b, same_site) and not rests_part(a, b, same_site)
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
         # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
@@ -454,19 +623,71 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
 
 
 def other_figures(a: Evidence, b: Evidence) -> bool:
-    """Whether each of two short pages has a figure the other lacks in its own text."""
+    """Whether each of two short (or long) pages has a figure the other lacks in its own text
+    (main text and rest)."""
     return _each_lacks(a.figures, b.figures, FIGURES_SKETCH_SIZE)
 
 
 def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
-    """Whether the titles of two pages of little text make them two: each title has a word the
-    other's lacks, on one site (on two sites, or sites not known, each title names its site),
-    and, for two short pages, in one template (not two chromes with nothing in common)."""
+    """Whether the titles of two pages make them two: each title has a word the other's lacks,
+    on one site (on two sites, or sites not known, each title names its site); for two short
+    pages, in one template (not two chromes with nothing in common); for two long ones, laid out
+    alike, one title with a few words changed, each a word that its own text names (not the
+    site's name, "Print" or a counter)."""
     if same_site is not True or not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
         return False
     if a.weak or b.weak:
         return True
+    if not a.short and not b.short:
+        # (two items' texts have no layout, nor a site's chrome beside them to name)
+        laid_out = _one_template(a, b) or (a.layout is None and b.layout is None)
+        return (laid_out and _one_slot(a.title, b.title) and _names_another(a, b)
+                and _names_another(b, a))
     return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
+
+
+def rests_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether the rests of two long pages of one site make them two: in one template (not a
+    print version, not a partner's copy under its own menus), a long shared text (a
+    description, terms or SEO text) beside rests that differ (a job's fields, a listing's
+    products, a table of other figures). A rest that gains a block (links, a reply) is the same."""
+    if same_site is not True or a.long_rest is None or b.long_rest is None:
+        return False
+    if min(a.long_rest_size, b.long_rest_size) < MIN_REST or not _one_template(a, b):
+        return False
+    j = jaccard(a.long_rest, a.long_rest_size, b.long_rest, b.long_rest_size)
+    shared = containment(j, a.long_rest_size, b.long_rest_size)
+    return shared < MAX_LONG_REST_CONTAINMENT or (
+        shared < MIN_REST_CONTAINMENT and other_figures(a, b))
+
+
+def _one_template(a: Evidence, b: Evidence) -> bool:
+    """Whether two long pages are laid out alike: most of their layouts' elements in common."""
+    if not a.layout_size or not b.layout_size:
+        return False
+    j = jaccard(a.layout, a.layout_size, b.layout, b.layout_size)
+    return j >= MIN_ONE_LAYOUT
+
+
+def _one_slot(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two titles are one title with a few words changed (a city, a colour, a version:
+    at most :data:`MAX_TITLE_SLOT` words on each side, fewer than the words they share), not two
+    headlines of one article (a print version's, an edited title)."""
+    smallest = np.union1d(a, b)[:TITLE_SKETCH_SIZE]
+    in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
+    only_a, only_b, shared = (in_a & ~in_b).sum(), (in_b & ~in_a).sum(), (in_a & in_b).sum()
+    return max(only_a, only_b) <= MAX_TITLE_SLOT and max(only_a, only_b) < shared
+
+
+def _names_another(a: Evidence, b: Evidence) -> bool:
+    """Whether ``a``'s title has a word that ``b``'s lacks and ``a``'s main text names (within
+    the smallest :data:`TITLE_SKETCH_SIZE` words of both, as :func:`_each_lacks`)."""
+    if not a.named or b.named is None:
+        return False
+    smallest = np.union1d(a.title, b.title)[:TITLE_SKETCH_SIZE]
+    own = np.isin(a.title, smallest) & ~np.isin(a.title, b.title)
+    named = (a.named >> np.arange(len(a.title))) & 1 == 1
+    return bool((own & named).any())
 
 
 def _two_chromes(a: Evidence, b: Evidence) -> bool:

@@ -200,6 +200,133 @@ def test_evidence_stored_without_titles_reads_and_confirms_as_before():
     assert ev.confirms(ad, back, same_site=True)  # title unknown: the other signals decide
 
 
+ROLE = ("We are hiring a senior platform engineer for our office in {city}. You will own the "
+        "services that plan delivery routes for thousands of vans every morning, review code "
+        "with your team and share the on-call rota one week in eight. ") + PYTHON_A * 4
+
+
+LAYOUT = ["/header.site", "/header.site/nav", "/main", "/main/article", "/aside", "/footer"]
+
+
+def long_page(text: str, title: str, rest: tuple[str, ...] = (),
+              layout: list[str] = LAYOUT) -> ev.Evidence:
+    """A long page's evidence: its title, named by its text, the lines of its rest and its
+    layout's marks."""
+    hashes, words, text_words, figures = ev.text_hashes(text)
+    rest_hashes, _, rest_words, rest_figures = ev.text_hashes("\n".join(rest))
+    title_sketch, named = ev.named_title(title, np.concatenate((text_words, rest_words)))
+    return ev.of_long(hashes, words, title_sketch, named, rest_hashes, ev.line_hashes(layout),
+                      np.union1d(figures, rest_figures))
+
+
+def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
+    berlin = long_page(ROLE.format(city="Berlin"), "Senior Platform Engineer, Berlin | Harbourline")
+    lisbon = long_page(ROLE.format(city="Lisbon"), "Senior Platform Engineer, Lisbon | Harbourline")
+    assert not berlin.short and not berlin.weak
+    assert not ev.confirms(berlin, lisbon, same_site=True)
+    assert ev.confirms(berlin, lisbon, same_site=False)  # two sites: each title names its own
+    assert ev.confirms(berlin, lisbon, same_site=None)
+    # a title's decorations that the text does not name: the site, "Print", a counter
+    for title in ("Print: Senior Platform Engineer, Berlin", "Senior Platform Engineer, Berlin "
+                  "(3 comments) - AMP", "Senior Platform Engineer, Berlin | Harbourline Careers"):
+        copy = long_page(ROLE.format(city="Berlin"), title)
+        assert ev.confirms(berlin, copy, same_site=True), title
+    # a partner's copy under its own layout on one host: its title names the partner
+    ours = long_page(ROLE.format(city="Berlin"), "Senior Platform Engineer, Berlin | Harbourline",
+                     ("Harbourline careers",))
+    partner = long_page(ROLE.format(city="Berlin"), "Weekend Jobs - Senior Platform Engineer, "
+                        "Berlin", ("Weekend Jobs newsletter",), ["/div#top", "/div.layout"])
+    assert ev.confirms(ours, partner, same_site=True)
+    assert not ev.confirms(ours, long_page(ROLE.format(city="Berlin"), "Weekend Jobs - Senior "
+                                           "Platform Engineer, Berlin", ("Weekend Jobs newsletter",
+                                                                         )), same_site=True)
+    # another headline of one article (a print version's, an edited one): not one title with a
+    # few words changed
+    assert ev.confirms(berlin, long_page(ROLE.format(city="Berlin"), "Platform work in Berlin: "
+                                         "routes for thousands of vans"), same_site=True)
+    # the word named by the rest of the page's content (a product's options line), or spelt
+    # with accents in the text and in the title alike
+    walnut = long_page(PYTHON_A * 5, "Linden Sofa in Walnut | Oakhollow", ("Leg finish: Walnut",))
+    teak = long_page(PYTHON_A * 5, "Linden Sofa in Teak | Oakhollow", ("Leg finish: Teak",))
+    assert not ev.confirms(walnut, teak, same_site=True)
+    assert ev.confirms(walnut, long_page(PYTHON_A * 5, "Linden Sofa in Walnut | Oakhollow"),
+                       same_site=True)  # named on one side only
+    zurich = long_page(ROLE.format(city="Zürich"), "Senior Platform Engineer, Zürich")
+    assert not ev.confirms(zurich, berlin, same_site=True)
+    # the bytes carry it; evidence stored before (no title) confirms as before
+    assert ev.Evidence.from_bytes(berlin.to_bytes()) == berlin
+    assert ev.Evidence.from_bytes(berlin.to_bytes()).named == berlin.named
+    old = ev.of_hashes(*ev.shingle_hashes(ROLE.format(city="Lisbon")))
+    back = ev.Evidence.from_bytes(old.to_bytes())
+    assert back is not None and back.title is None and back.named is None and back.long_rest is None
+    assert ev.confirms(berlin, back, same_site=True)
+    assert ev.Evidence.from_bytes(berlin.to_bytes()[:-1]) is None
+
+
+FIELDS = ("Apply now", "Share this job", "Location: {city}", "Salary: {pay}", "Req ID: {ref}")
+
+
+def fields(city: str, pay: str, ref: str) -> tuple[str, ...]:
+    return tuple(line.format(city=city, pay=pay, ref=ref) for line in FIELDS)
+
+
+def test_long_pages_of_one_site_are_two_when_their_rests_differ():
+    text, title = PYTHON_A * 5, "Senior Platform Engineer | Harbourline"
+    berlin = long_page(text, title, fields("Berlin", "EUR 75,000", "R-2098"))
+    warsaw = long_page(text, title, fields("Warsaw", "PLN 28,000", "R-20119"))
+    assert not ev.confirms(berlin, warsaw, same_site=True)  # the same text, other fields
+    assert ev.confirms(berlin, warsaw, same_site=False)  # two sites: rests tell nothing
+    assert ev.confirms(berlin, warsaw, same_site=None)
+    # the same page again, with a line more (an extra block), with a rest of next to nothing,
+    # or in a print layout
+    assert ev.confirms(berlin, long_page(text, title, (*fields("Berlin", "EUR 75,000", "R-2098"),
+                                                       "More roles in Berlin")), same_site=True)
+    assert ev.confirms(berlin, long_page(text, title, ("Printed from harbourline.example",)),
+                       same_site=True)
+    assert ev.confirms(berlin, long_page(text, title, ("Printed from harbourline.example",
+                                                       "Location: Berlin, Salary: EUR 75,000"),
+                                         ["/h1", "/div.print-article", "/p.printed-from"]),
+                       same_site=True)
+    # an edited copy whose edits reach its rest too: a few words, no other figure
+    edited = long_page(text.replace("Unicode", "unicode text", 3), title,
+                       fields("Berlin", "EUR 75,000 a year", "R-2098"))
+    assert ev.confirms(berlin, edited, same_site=True)
+    # other fields without a figure: another office and team, more than a few words apart
+    lisbon = long_page(text, title, ("Apply now", "Share this job", "Location: Lisbon, Portugal",
+                                     "Team: Risk and fraud", "Type: permanent, remote-friendly"))
+    assert not ev.confirms(berlin, lisbon, same_site=True)
+    # another layout: a partner's copy under its own menus on one host
+    assert ev.confirms(berlin, long_page(text, title, ("Jobs in Europe", "Post a job",
+                                                       "Weekend Jobs newsletter"),
+                                         ["/div#wrap", "/div#wrap/div.top", "/div#wrap/div.body"]),
+                       same_site=True)
+    back = ev.Evidence.from_bytes(berlin.to_bytes())
+    assert back == berlin and back.long_rest_size == berlin.long_rest_size > 0
+    assert back.figures is not None
+    assert back.layout_size == len(LAYOUT)
+    many = ev.Evidence.from_bytes(long_page(text, title, tuple(f"Line {n} of the rest"
+                                                             for n in range(100))).to_bytes())
+    assert many.long_rest_size > ev.LONG_REST_SKETCH_SIZE == len(many.long_rest)
+    for cut in (1, 4, 30):  # a truncated record is no evidence
+        assert ev.Evidence.from_bytes(berlin.to_bytes()[:-cut]) is None
+
+
+def test_named_title_reads_the_text_as_its_words():
+    text_words = ev.text_hashes("Ships from Zürich; snake_case and apples")[2]
+    title, named = ev.named_title("Zurich Apples snake_case Berlin", text_words)
+    bits = {word: bool(named >> i & 1) for i, (_, word) in
+            enumerate(ev._title_words("Zurich Apples snake_case Berlin"))}
+    # "zurich" is named by "Zürich" only where the title spells it so; a word the text splits
+    # is named by none of its parts
+    assert bits == {"zurich": False, "apples": True, "snake_case": False, "berlin": False}
+    assert ev.named_title("Zürich", text_words)[1] == 1
+    assert ev.named_title("Zürich", np.empty(0, dtype=np.uint64))[1] == 0
+    for odd in ("__ snake_case", "_", "ǅ", "a_b c_d", ""):  # words the text's hashing splits
+        assert ev.named_title(odd, text_words)[1] == 0
+    assert ev.named_title("苹果 Apple", ev.text_hashes("新苹果")[2])[1] != 0
+    assert np.array_equal(title, ev.title_hashes("Zurich Apples snake_case Berlin"))
+
+
 def test_short_texts_of_one_template_with_other_data_are_distinct():
     chair = "Oak dining chair 165 GBP solid oak and paper cord W 48 D 52 H 79 cm. Price"
     throw = "Wool throw 89 GBP undyed wool from Cumbria 130 x 180 cm dry clean only. Price"

@@ -65,6 +65,9 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return "a side has no evidence"
     main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
     if ev.titles_part(a, b, same_site):
+        if not (a.short or a.weak or b.short or b.weak):
+            return ("two long pages on one site, and each title has a word the other lacks that "
+                    "its own text names (another place, colour or version)")
         return ("a page with little text of its own on one site, and each title has a word the "
                 "other lacks (another product, place or entry)")
     if a.weak or b.weak:

@@ -24,7 +24,8 @@ _BATCH_CHARS = 1 << 15
 
 def text_evidence_many(texts: Sequence[str]) -> list[ev.Evidence]:
     """The evidence :meth:`Detector.sign_text` gives each text with a signature (weak under
-    SHORT_WORDS words, with its first line's title), byte for byte."""
+    SHORT_WORDS words; its first line's title, which a long text's other lines may name), byte
+    for byte."""
     out: list[ev.Evidence] = []
     for batch in _batches(texts):
         out += _evidence_of_batch(batch)
@@ -86,9 +87,17 @@ def _evidence_of_batch(texts: Sequence[str]) -> list[ev.Evidence]:
     rank = np.arange(len(values)) - np.repeat(np.cumsum(kept) - kept, kept)
     values = values[rank < ev.SKETCH_SIZE]
     sketches = np.split(values, np.cumsum(np.minimum(kept, ev.SKETCH_SIZE))[:-1])
-    return [
-        ev.Evidence(sketch.copy(), int(size), int(count), count < ev.SHORT_WORDS,
-                    title=ev.text_title(text) if count < ev.SHORT_WORDS else None)
-        for sketch, size, count, text in zip(sketches, sizes.tolist(), counts.tolist(), texts,
-                                             strict=True)
-    ]
+    out = []
+    for i, (sketch, size, count, text) in enumerate(
+            zip(sketches, sizes.tolist(), counts.tolist(), texts, strict=True)):
+        if count < ev.SHORT_WORDS:
+            out.append(ev.Evidence(sketch.copy(), size, count, True, title=ev.text_title(text)))
+            continue
+        title = named = None
+        end = text.find("\n", 0, ev.TITLE_MAX_CHARS + 1)
+        if end >= 0:  # the words of the lines after the title (casefold keeps the newline)
+            line = int(text_starts[i]) + folded[i].find("\n")
+            own = slice(first[i], first[i] + count)
+            title, named = ev.named_title(text[:end], words[own][starts[own] > line])
+        out.append(ev.Evidence(sketch.copy(), size, count, title=title, named=named))
+    return out

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from scrapy_simhash.crawl.signing import page_signature, rebuilt_response, text_signature
 from scrapy_simhash.extract.builtin import text_units
+from scrapy_simhash.extract.page_layout import NO_LAYOUT
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse
@@ -107,8 +108,9 @@ def visible_text_page(text: str) -> str | None:
     def blocks(part: list[str]) -> str:
         return "".join(f"<p>{html.escape(line, quote=False)}</p>" for line in part)
 
+    # (its layout is this function's, the same for every item: none of the page's own)
     return (
-        f"<html><body><div>{blocks(lines[:start])}</div>"
+        f"<html><body {NO_LAYOUT}><div>{blocks(lines[:start])}</div>"
         f"<main><article>{blocks(lines[start:end])}</article></main>"
         f"<div>{blocks(lines[end:])}</div></body></html>"
     )

@@ -1188,6 +1188,24 @@ class Extraction:
         The title, which often names the site, does not: :meth:`page_text` has it."""
         if self.page is None or self.article is None:
             return self.text
+        texts = self.page.block_text
+        content = (text for text, kept in zip(texts, self._content_blocks(), strict=True) if kept)
+        return self._joined(content, max_chars, titled=False)
+
+    def rest_lines(self) -> list[str]:
+        """The lines of the content beside the main text (:meth:`content_text`'s other lines: a
+        job's fields, a listing's grid, a table)."""
+        if self.page is None or self.article is None:
+            return []
+        own = set(self.text.split("\n"))
+        rest: list[str] = []
+        for text, kept in zip(self.page.block_text, self._content_blocks(), strict=True):
+            if kept:
+                rest.extend(line for line in _lines(text) if line not in own)
+        return rest
+
+    def _content_blocks(self) -> list[bool]:
+        """For each block, whether it is content (not chrome, not boilerplate)."""
         article, page = self.article, self.page
         hints, boilerplate = article.hints, article.boilerplate
         chrome = [hint == NEGATIVE for hint in hints]
@@ -1195,13 +1213,10 @@ class Extraction:
             if page.node_own_hint[teaser] == NEUTRAL and not _under_chrome(page, hints, teaser):
                 last = page.node_last[teaser]
                 chrome[teaser:last] = [False] * (last - teaser)
-        texts = page.block_text
-        content = (
-            texts[index]
+        return [
+            not (owner >= 0 and chrome[owner]) and index not in boilerplate
             for index, owner in enumerate(page.block_owner)
-            if not (owner >= 0 and chrome[owner]) and index not in boilerplate
-        )
-        return self._joined(content, max_chars, titled=False)
+        ]
 
     def _joined(self, texts, max_chars: int, titled: bool = True) -> str:
         lines = [self.page.title] if titled and self.page.title else []

@@ -349,6 +349,22 @@ def test_items_of_one_site_with_other_titles_are_kept(pipeline_and_stats):
     assert stats.get_value("simhash/items/kept") == 3
 
 
+def test_long_items_whose_titles_name_their_text_are_kept(pipeline_and_stats):
+    pipeline, stats = pipeline_and_stats()
+    body = ("This role is based in our {city} office. " + BODY) * 2  # over 300 words
+    for city in ("Berlin", "Lisbon", "Warsaw"):
+        item = {"url": f"http://jobs.test/{city}", "title": f"Platform engineer, {city}",
+                "body": body.format(city=city)}
+        assert pipeline.process_item(item) is item
+    # the same ad again is still dropped; another title that the text does not name is no
+    # other ad ("Print:", the site's name)
+    for title in ("Platform engineer, Berlin", "Print: Platform engineer, Berlin | Jobs"):
+        with pytest.raises(NearDuplicateItem):
+            pipeline.process_item({"url": "http://jobs.test/Berlin?ref=feed", "title": title,
+                                   "body": body.format(city="Berlin")})
+    assert stats.get_value("simhash/items/kept") == 3
+
+
 # Yields one item per product card of a catalog page.
 CATALOG_SCRIPT = spider_script("catalog", """\
         for card in response.css("div.card"):

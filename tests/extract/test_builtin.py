@@ -884,3 +884,21 @@ def test_reprint_and_infringement_notices_are_furniture_and_prose_about_them_is_
         assert line in text
     for line in notices:
         assert line not in text
+
+
+def test_rest_lines_are_the_content_beside_the_main_text():
+    facts = ("<dl class='facts'><dt>Opening</dt><dd>July 2025</dd><dt>Entry</dt><dd>Free for "
+             "children</dd></dl>")
+    html = ("<html><body><header class='site-header'><a href='/'>Harbour Times</a></header>"
+            "<div class='story'><h1>Harbour baths to reopen</h1>"
+            + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + f"</div><div class='details'>{facts}</div>"
+            "<footer class='site-footer'><p>© Harbour Times. All rights reserved.</p></footer>"
+            "</body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    rest = extraction.rest_lines()
+    assert {"July 2025", "Free for children"} <= set(rest)
+    assert not set(rest) & set(extraction.text.split("\n"))  # the main text's lines are its own
+    assert not any("rights reserved" in line for line in rest)  # legal lines and chrome are not
+    assert set(rest) <= set(extraction.content_text().split("\n"))
+    assert builtin.Extraction("only text", True).rest_lines() == []
