@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import corpus, entities, names, notices, templated
+from . import corpus, entities, names, notices, shared_text, templated
 
 Page = tuple[str, str | bytes]
 Family = list[Page]
@@ -29,6 +29,11 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "product_variants": templated.product_variants,
     "reference": names.reference,
     "job_locations": names.job_locations,
+    "job_ads_long": names.job_ads_long,
+    "product_finishes_long": names.product_finishes_long,
+    "vacancies_one_title": shared_text.vacancies_one_title,
+    "category_pages": shared_text.category_pages,
+    "daily_rates": shared_text.daily_rates,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "entity_books": entities.entity_books,

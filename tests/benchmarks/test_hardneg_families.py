@@ -39,7 +39,8 @@ def _assert_distinct(name: str, family) -> None:
 def test_every_promised_family_is_generated():
     assert set(GENERATED) == {
         "listing", "stock_table", "weather", "jobs", "next_data", "scores", "product_variants",
-        "reference", "job_locations", "notices_ja",
+        "reference", "job_locations", "job_ads_long", "product_finishes_long",
+        "vacancies_one_title", "category_pages", "daily_rates", "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
         "entity_universities",
     }

@@ -213,3 +213,16 @@ def test_compare_says_when_the_titles_make_two_pages(workdir: Path):
     # without URLs the sites are not known, and the titles are not compared
     unknown = run_cli("compare", "berlin.html", "lisbon.html", cwd=workdir)
     assert "each title has a word" not in unknown.stdout
+
+
+def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
+    from benchmarks.hardneg.names import job_ads_long
+
+    (berlin_url, berlin), (lisbon_url, lisbon) = job_ads_long()[:2]
+    (workdir / "berlin.html").write_text(berlin, encoding="utf-8")
+    (workdir / "lisbon.html").write_text(lisbon, encoding="utf-8")
+    one_site = run_cli("compare", "berlin.html", "lisbon.html", "--url-a", berlin_url,
+                       "--url-b", lisbon_url, cwd=workdir)
+    assert one_site.code == 0, one_site.stderr
+    assert "two long pages on one site" in one_site.stdout
+    assert "verdict      different" in one_site.stdout
