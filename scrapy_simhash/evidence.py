@@ -103,8 +103,6 @@ MIN_ONE_LAYOUT = 0.5
 #: page has a figure the other lacks (a price, a date, a reference) or they share less than
 #: this (another grid of products, other fields: more than an edited copy's edits change).
 MAX_LONG_REST_CONTAINMENT = 0.5
-#: Two long pages' titles make them two when each has at most this many words the other lacks.
-MAX_TITLE_SLOT = 4
 #: A text's first line is its title when it is at most this long (else it is a paragraph).
 TITLE_MAX_CHARS = 200
 #: A page with fewer words of text than this adds its data scripts to its evidence.
@@ -632,8 +630,7 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether the titles of two pages make them two: each title has a word the other's lacks,
     on one site (on two sites, or sites not known, each title names its site); for two short
     pages, in one template (not two chromes with nothing in common); for two long ones, laid out
-    alike, one title with a few words changed, each a word that its own text names (not the
-    site's name, "Print" or a counter)."""
+    alike, each a word that its own text names (not the site's name, "Print" or a counter)."""
     if same_site is not True or not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
         return False
     if a.weak or b.weak:
@@ -641,8 +638,7 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     if not a.short and not b.short:
         # (two items' texts have no layout, nor a site's chrome beside them to name)
         laid_out = _one_template(a, b) or (a.layout is None and b.layout is None)
-        return (laid_out and _one_slot(a.title, b.title) and _names_another(a, b)
-                and _names_another(b, a))
+        return laid_out and _names_another(a, b) and _names_another(b, a)
     return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
 
 
@@ -667,16 +663,6 @@ def _one_template(a: Evidence, b: Evidence) -> bool:
         return False
     j = jaccard(a.layout, a.layout_size, b.layout, b.layout_size)
     return j >= MIN_ONE_LAYOUT
-
-
-def _one_slot(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two titles are one title with a few words changed (a city, a colour, a version:
-    at most :data:`MAX_TITLE_SLOT` words on each side, fewer than the words they share), not two
-    headlines of one article (a print version's, an edited title)."""
-    smallest = np.union1d(a, b)[:TITLE_SKETCH_SIZE]
-    in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
-    only_a, only_b, shared = (in_a & ~in_b).sum(), (in_b & ~in_a).sum(), (in_a & in_b).sum()
-    return max(only_a, only_b) <= MAX_TITLE_SLOT and max(only_a, only_b) < shared
 
 
 def _names_another(a: Evidence, b: Evidence) -> bool:

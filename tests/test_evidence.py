@@ -240,10 +240,14 @@ def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
     assert not ev.confirms(ours, long_page(ROLE.format(city="Berlin"), "Weekend Jobs - Senior "
                                            "Platform Engineer, Berlin", ("Weekend Jobs newsletter",
                                                                          )), same_site=True)
-    # another headline of one article (a print version's, an edited one): not one title with a
-    # few words changed
-    assert ev.confirms(berlin, long_page(ROLE.format(city="Berlin"), "Platform work in Berlin: "
-                                         "routes for thousands of vans"), same_site=True)
+    # another headline in another layout (a print version's) is the same page; in one layout,
+    # however unlike the titles, each naming its own text makes two (an estate agent's listings,
+    # a university's courses: a duplicate kept is the safer error)
+    headline = "Platform work in Berlin: routes for thousands of vans"
+    assert ev.confirms(berlin, long_page(ROLE.format(city="Berlin"), headline,
+                                         layout=["/h1", "/div.print-article"]), same_site=True)
+    assert not ev.confirms(berlin, long_page(ROLE.format(city="Berlin"), headline),
+                           same_site=True)
     # the word named by the rest of the page's content (a product's options line), or spelt
     # with accents in the text and in the title alike
     walnut = long_page(PYTHON_A * 5, "Linden Sofa in Walnut | Oakhollow", ("Leg finish: Walnut",))

@@ -78,6 +78,11 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
                 f"{main:.0%} of both (the same content at {ev.MIN_CONTAINMENT:.0%} and "
                 f"{ev.MIN_JACCARD:.0%} or more)")
+    if ev.rests_part(a, b, same_site) and not (a.short or b.short):
+        rest = ev.jaccard(a.long_rest, a.long_rest_size, b.long_rest, b.long_rest_size)
+        return (f"two long pages on one site laid out alike, and the content beside their main "
+                f"texts shares {ev.containment(rest, a.long_rest_size, b.long_rest_size):.0%} of "
+                f"the smaller one's word 3-grams (other fields, products or figures)")
     if not a.short or not b.short:
         return (f"a short main text and a long one that share {main:.0%} of their word 3-grams "
                 f"(one text at {ev.MIN_SHORT_LONG_JACCARD:.0%} or more)")

@@ -226,3 +226,16 @@ def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
     assert one_site.code == 0, one_site.stderr
     assert "two long pages on one site" in one_site.stdout
     assert "verdict      different" in one_site.stdout
+
+
+def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: Path):
+    from benchmarks.hardneg.shared_text import daily_rates
+
+    (day_url, day), (next_url, next_day) = daily_rates()[:2]
+    (workdir / "a.html").write_text(day, encoding="utf-8")
+    (workdir / "b.html").write_text(next_day, encoding="utf-8")
+    one_site = run_cli("compare", "a.html", "b.html", "--url-a", day_url, "--url-b", next_url,
+                       cwd=workdir)
+    assert one_site.code == 0, one_site.stderr
+    assert "the content beside their main texts shares" in one_site.stdout
+    assert "verdict      different" in one_site.stdout
