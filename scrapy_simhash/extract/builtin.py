@@ -1192,16 +1192,21 @@ class Extraction:
         content = (text for text, kept in zip(texts, self._content_blocks(), strict=True) if kept)
         return self._joined(content, max_chars, titled=False)
 
-    def rest_lines(self) -> list[str]:
+    def rest_lines(self, max_chars: int = DEFAULT_MAX_CHARS) -> list[str]:
         """The lines of the content beside the main text (:meth:`content_text`'s other lines: a
-        job's fields, a listing's grid, a table)."""
+        job's fields, a listing's grid, a table), up to about ``max_chars`` characters."""
         if self.page is None or self.article is None:
             return []
         own = set(self.text.split("\n"))
         rest: list[str] = []
+        size = 0
         for text, kept in zip(self.page.block_text, self._content_blocks(), strict=True):
             if kept:
-                rest.extend(line for line in _lines(text) if line not in own)
+                lines = [line for line in _lines(text) if line not in own]
+                rest.extend(lines)
+                size += sum(len(line) for line in lines)
+                if size >= max_chars:
+                    break
         return rest
 
     def _content_blocks(self) -> list[bool]:

@@ -902,3 +902,14 @@ def test_rest_lines_are_the_content_beside_the_main_text():
     assert not any("rights reserved" in line for line in rest)  # legal lines and chrome are not
     assert set(rest) <= set(extraction.content_text().split("\n"))
     assert builtin.Extraction("only text", True).rest_lines() == []
+
+
+def test_rest_lines_stop_at_their_size():
+    rows = "".join(f"<tr><td>Row {n}</td><td>{n * 7}</td></tr>" for n in range(2000))
+    html = ("<html><body><div class='story'><h1>Harbour baths to reopen</h1>"
+            + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + f"</div><div class='details'><table>{rows}</table></div></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert len(extraction.rest_lines()) > 1000
+    few = extraction.rest_lines(max_chars=100)
+    assert 0 < sum(len(line) for line in few) < 120
