@@ -739,6 +739,10 @@ class Deduplicator:
             return None
         stored = yield from self.evidence.get([m.key for m in candidates])
         for candidate, found in zip(candidates, stored, strict=True):
+            if found is None and candidate.key == key and candidate.distance == 0:
+                # this very page, stored by a crawl killed before its evidence was committed:
+                # stored again, it would be in the index twice
+                return templates.matched(candidate, None)
             same_site = ev.same_site(key, candidate.key)
             if found is not None and self.detector.confirms(evidence, found, same_site):
                 return templates.matched(candidate, found)

@@ -423,3 +423,17 @@ def test_the_retry_of_a_page_marked_not_content_is_checked_again(build):
     assert process(middleware, answer) is answer
     assert stats.get_value("simhash/pages/skipped/not_content") is None
     assert stats.get_value("simhash/pages/kept") == 2
+
+
+def test_a_page_stored_without_its_evidence_is_not_stored_twice(build):
+    middleware, stats = build()
+    first = page("http://a.test/1", ARTICLE)
+    # a crawl killed between committing a fingerprint and its evidence (an index on disk)
+    middleware.dedup.index.add(first.url, Fingerprinter().fingerprint_html(first.body))
+    with pytest.raises(NearDuplicatePage):  # the index already holds it
+        process(middleware, page("http://a.test/1", ARTICLE))
+    # another page like it is not confirmed by the missing evidence: kept
+    other = page("http://a.test/2", ARTICLE)
+    assert process(middleware, other) is other
+    assert stats.get_value("simhash/pages/kept/unconfirmed") == 1
+    assert stats.get_value("simhash/index/pages/size") == 1
