@@ -26,10 +26,12 @@ the other's lacks: an API reference's ``str.lstrip`` and ``str.rstrip``, a job a
 in Lisbon, a mug in white and in red. The copies a crawl meets in one template (tracking
 parameters, an extra block of links, a counter or a date in the chrome) keep their title; in
 another template, or on another site, the title names that site, so it tells nothing there.
-Two long main texts of one site are two when each one's title has a word the other's lacks
-that its own main text names too: a long job ad in Berlin and in Lisbon, a sofa in walnut and in
-oak. A title's decorations that its text does not name (the site's name, "Print", "AMP", a
-counter) make no such difference.
+Two long main texts of one site laid out alike (the elements of the top of their bodies: not a
+print version, not a partner's copy) are two when each one's title has a word the other's lacks
+that its own text names too (a long job ad in Berlin and in Lisbon, a sofa in walnut and in oak;
+a title's decorations, the site's name, "Print", "AMP", a counter, are named by no text), or when
+the content beside them differs (a vacancy's fields, a category page's products, a day's rates
+beside one long shared text).
 
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same, and, on one site, their titles
@@ -263,8 +265,7 @@ def named_title(title: str, text_words: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def line_hashes(lines: list[str]) -> np.ndarray:
-    """The distinct CRC-32s of ``lines`` (case folded), sorted: a long page's rest, its
-    layout."""
+    """The distinct CRC-32s of ``lines`` (case folded), sorted: a long page's layout marks."""
     return np.unique(np.fromiter(
         (zlib.crc32(line.casefold().encode("utf-8", "surrogatepass")) for line in lines),
         dtype=_U32, count=len(lines)))
@@ -420,10 +421,10 @@ class Evidence:
             self.short or (long and self.long_rest is not None and self.layout is not None))
         title = self.title is not None
         named = title and self.named is not None and long
-        lines = self.long_rest is not None and self.layout is not None and long
+        long_rest = self.long_rest is not None and self.layout is not None and long
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
                  | (_FIGURES if figures else 0) | (_TITLE if title else 0)
-                 | (_NAMED if named else 0) | (_LONG_REST if lines else 0))
+                 | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -435,7 +436,7 @@ class Evidence:
             parts += [_COUNT.pack(len(self.title)), self.title.astype("<u4").tobytes()]
         if named:
             parts.append(_COUNT.pack(self.named))
-        if lines:  # each: its number of lines, then its sketch
+        if long_rest:  # each: the size of its set, then its sketch
             parts += [_COUNT.pack(self.long_rest_size), self.long_rest.astype("<u4").tobytes(),
                       _COUNT.pack(self.layout_size),
                       self.layout.astype("<u4").tobytes()]
@@ -465,14 +466,14 @@ class Evidence:
                 return None
             (named,) = _COUNT.unpack_from(data, end)
             end += _COUNT.size
-        lines = layout = None
-        lines_size = layout_size = 0
+        long_rest = layout = None
+        long_rest_size = layout_size = 0
         if flags & _LONG_REST:
             if flags & (_SHORT | _WEAK):
                 return None
-            lines, lines_size, end = _sized_sketch(data, end, LONG_REST_SKETCH_SIZE)
+            long_rest, long_rest_size, end = _sized_sketch(data, end, LONG_REST_SKETCH_SIZE)
             layout, layout_size, end = _sized_sketch(data, end, LAYOUT_SKETCH_SIZE)
-            if lines is None or layout is None:
+            if long_rest is None or layout is None:
                 return None
         if version != EVIDENCE_VERSION or len(data) != end:
             return None
@@ -483,7 +484,7 @@ class Evidence:
         if not flags & _SHORT:
             return cls(sketch, size, words, bool(flags & _WEAK), figures=figures, title=title,
                        named=named,
-                       long_rest=lines, long_rest_size=lines_size, layout=layout,
+                       long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title)
