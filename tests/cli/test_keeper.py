@@ -199,31 +199,33 @@ def test_a_stored_index_confirms_against_the_evidence_of_an_earlier_run(workdir:
     assert [json.loads(line)["url"] for line in (workdir / "kept2.jsonl").open()] == [PAGE_2]
 
 
+def compare_first_two(workdir: Path, family, urls: bool = True):
+    """``scrapy-simhash compare`` on a hard-negative family's first two pages (given their URLs
+    when ``urls``)."""
+    (url_a, a), (url_b, b) = family()[:2]
+    (workdir / "a.html").write_text(a, encoding="utf-8")
+    (workdir / "b.html").write_text(b, encoding="utf-8")
+    given = ["--url-a", url_a, "--url-b", url_b] if urls else []
+    result = run_cli("compare", "a.html", "b.html", *given, cwd=workdir)
+    assert result.code == 0, result.stderr
+    return result
+
+
 def test_compare_says_when_the_titles_make_two_pages(workdir: Path):
     from benchmarks.hardneg.names import job_locations
 
-    (berlin_url, berlin), (lisbon_url, lisbon) = job_locations()[:2]
-    (workdir / "berlin.html").write_text(berlin, encoding="utf-8")
-    (workdir / "lisbon.html").write_text(lisbon, encoding="utf-8")
-    one_site = run_cli("compare", "berlin.html", "lisbon.html", "--url-a", berlin_url,
-                       "--url-b", lisbon_url, cwd=workdir)
-    assert one_site.code == 0, one_site.stderr
+    one_site = compare_first_two(workdir, job_locations)
     assert "each title has a word the other lacks" in one_site.stdout
     assert "verdict      different" in one_site.stdout
     # without URLs the sites are not known, and the titles are not compared
-    unknown = run_cli("compare", "berlin.html", "lisbon.html", cwd=workdir)
+    unknown = compare_first_two(workdir, job_locations, urls=False)
     assert "each title has a word" not in unknown.stdout
 
 
 def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
     from benchmarks.hardneg.names import job_ads_long
 
-    (berlin_url, berlin), (lisbon_url, lisbon) = job_ads_long()[:2]
-    (workdir / "berlin.html").write_text(berlin, encoding="utf-8")
-    (workdir / "lisbon.html").write_text(lisbon, encoding="utf-8")
-    one_site = run_cli("compare", "berlin.html", "lisbon.html", "--url-a", berlin_url,
-                       "--url-b", lisbon_url, cwd=workdir)
-    assert one_site.code == 0, one_site.stderr
+    one_site = compare_first_two(workdir, job_ads_long)
     assert "two long pages on one site" in one_site.stdout
     assert "verdict      different" in one_site.stdout
 
@@ -231,11 +233,6 @@ def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
 def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: Path):
     from benchmarks.hardneg.shared_text import daily_rates
 
-    (day_url, day), (next_url, next_day) = daily_rates()[:2]
-    (workdir / "a.html").write_text(day, encoding="utf-8")
-    (workdir / "b.html").write_text(next_day, encoding="utf-8")
-    one_site = run_cli("compare", "a.html", "b.html", "--url-a", day_url, "--url-b", next_url,
-                       cwd=workdir)
-    assert one_site.code == 0, one_site.stderr
+    one_site = compare_first_two(workdir, daily_rates)
     assert "the content beside their main texts shares" in one_site.stdout
     assert "verdict      different" in one_site.stdout
