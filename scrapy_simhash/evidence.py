@@ -340,13 +340,6 @@ def text_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
     return (*_shingles(folded[3]), folded[3], _figure_words(*folded))
 
 
-def shingle_and_figure_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray]:
-    """:func:`shingle_hashes` and :func:`figure_hashes` of ``text``, from one pass over its
-    words."""
-    words = _folded_words(text)
-    return (*_shingles(words[3]), _figures(*words))
-
-
 def _shingles(words: np.ndarray) -> tuple[np.ndarray, int]:
     if not len(words):
         return np.empty(0, dtype=_U64), 0
@@ -491,15 +484,12 @@ class Evidence:
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
-    """The sketch stored at ``at`` (its length, then its values) and where it ends; None when
-    it is malformed."""
-    if len(data) < at + _COUNT.size:
+    """The sketch stored at ``at`` (its length, at most ``most``, then its values) and where it
+    ends; None when it is malformed."""
+    values, count, end = _sized_sketch(data, at, most)
+    if values is None or count > most:
         return None, at
-    (count,) = _COUNT.unpack_from(data, at)
-    end = at + _COUNT.size + 4 * count
-    if count > most or len(data) < end:
-        return None, at
-    return np.frombuffer(data, dtype="<u4", count=count, offset=at + _COUNT.size).astype(_U32), end
+    return values, end
 
 
 def _sized_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int, int]:
