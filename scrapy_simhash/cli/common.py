@@ -81,26 +81,6 @@ def build_detector(algorithm: str, options: dict[str, Any]) -> Any:
     return detector
 
 
-# Signatures are computed here or in worker processes; a worker builds its own detector once.
-_WORKER_DETECTOR: Any = None
-
-
-def _init_worker(algorithm: str, options: dict[str, Any], started: Any = None) -> None:
-    """Build the worker's detector, then release ``started`` (a semaphore the parent waits on).
-    Ctrl-C signals the whole process group: workers ignore it and the parent alone stops the
-    run (a worker interrupted while it holds the pool's task queue lock would make
-    ``Pool.terminate`` wait for it forever)."""
-    global _WORKER_DETECTOR
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # (a parent's SIGTERM handler may be inherited: Pool.terminate() ends workers by SIGTERM)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if started is not None:
-        started.release()
-    from scrapy_simhash.detectors import get_detector
-
-    _WORKER_DETECTOR = get_detector(algorithm, **options)
-
-
 @contextlib.contextmanager
 def signals_deferred() -> Iterator[None]:
     """SIGINT and SIGTERM received inside are acted on at its end (as
@@ -200,6 +180,3 @@ def _guarded(call: Callable[..., Any], *args: Any) -> Any:
     except Exception as error:
         return ExtractionFailed(f"{type(error).__name__}: {error}")
 
-
-def _sign_in_worker(kind: str, items: Sequence[Any]) -> list[Any]:
-    return sign_batch(_WORKER_DETECTOR, kind, items)

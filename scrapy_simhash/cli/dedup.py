@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
 import sys
 import time
@@ -24,13 +23,10 @@ from scrapy_simhash.cli.common import (
     PROG,
     CliError,
     ExtractionFailed,
-    _init_worker,
-    _sign_in_worker,
     build_detector,
     detector_options,
     outputs_entered,
     sign_batch,
-    signals_deferred,
 )
 from scrapy_simhash.cli.keeper import ClusterKeeper
 from scrapy_simhash.cli.records import (
@@ -45,6 +41,7 @@ from scrapy_simhash.cli.records import (
     field_value,
     record_text,
 )
+from scrapy_simhash.cli.workers import SigningWorkers
 from scrapy_simhash.index.base import mask_password
 
 
@@ -129,7 +126,7 @@ def run_dedup(
         raise CliError(str(error)) from None
     summary = DedupSummary()
     keeper = ClusterKeeper(detector, index)
-    pool = _start_pool(job) if job.jobs > 1 else None
+    pool = SigningWorkers(_workers(job), job.algorithm, job.options) if job.jobs > 1 else None
     bar = _progress_bar(reader, job.progress)
     finished = False
     try:
@@ -164,8 +161,7 @@ def run_dedup(
         if bar is not None:
             bar.close()
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.close()
         try:
             if not finished:
                 _undo_unfinished_run(index, keeper, job, scheme)
@@ -298,11 +294,11 @@ def _signed(
 
     def collect() -> tuple:
         records, keys, futures = pending.popleft()
-        return records, keys, [sig for future in futures for sig in future.get()]
+        return records, keys, [sig for future in futures for sig in future.result()]
 
     for records, keys, kind, items in prepared:
         futures = [
-            pool.apply_async(_sign_in_worker, (kind, items[start : start + slice_size]))
+            pool.submit(kind, items[start : start + slice_size])
             for start in range(0, len(items), slice_size)
         ]
         pending.append((records, keys, futures))
@@ -319,25 +315,6 @@ def _workers(job: DedupJob) -> int:
     return max(1, job.jobs - 1)
 
 
-def _start_pool(job: DedupJob) -> Any:
-    """The worker pool, once each worker has started. Ctrl-C or SIGTERM meanwhile is acted on
-    after that: a worker still reading its start-up data when the pool is torn down (its
-    locks removed) prints a traceback of its own."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    workers = _workers(job)
-    with signals_deferred():
-        started = context.Semaphore(0)
-        pool = context.Pool(workers, initializer=_init_worker,
-                            initargs=(job.algorithm, job.options, started))
-        deadline = time.monotonic() + _POOL_START_SECONDS
-        for _ in range(workers):  # (a worker that cannot start is the pool's to report)
-            if not started.acquire(timeout=max(0.0, deadline - time.monotonic())):
-                break
-    return pool
-
-
-_POOL_START_SECONDS = 60.0
 
 
 def _progress_bar(reader: RecordReader, wanted: bool) -> Any:
