@@ -33,7 +33,7 @@ _CHROME_RE = re.compile(
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
 _WEAK_CHROME_RE = re.compile(
     r"sidebar|\bshare|sharing|social|\bnav\b|navbar|navigation|\bmenu|sponsor|promo\b|"
-    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang"
+    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang|\bnext|\bprev\b|\bprevious"
 )
 # Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").

@@ -25,7 +25,8 @@ def whole_string_hint(class_and_id: str) -> int:
 
 PIECES = ["article", "content", "comment", "reply", "ad", "ads", "ad1", "nav", "navbar", "tag",
           "tags", "img", "photo", "pic", "bio", "main", "cnt", "context", "share", "promo",
-          "promotion", "正文", "x", "1", "_", "-", " ", ":", "\t", "\u3000", "İ", "K"]  # fmt: skip
+          "promotion", "next", "story", "prev", "previous", "preview", "正文", "x",
+          "1", "_", "-", " ", ":", "\t", "\u3000", "İ", "K"]  # fmt: skip
 
 
 @settings(max_examples=500, deadline=None)
@@ -43,3 +44,12 @@ def test_examples():
     assert attribute_hint("related-posts") == WEAK_CHROME
     assert attribute_hint("site-footer") == CHROME
     assert attribute_hint("col-md-6 clearfix") == NEUTRAL
+    # what to read next beside the article ("up next", "next-post-thumbnails"): chrome unless
+    # it holds most of the page (a Next.js page's whole body sits in "__next")
+    assert attribute_hint("nextstory") == NEUTRAL  # (an article word too)
+    assert attribute_hint("next-post-thumbnails") == NEUTRAL
+    assert attribute_hint("up-next") == WEAK_CHROME
+    assert attribute_hint("__next") == WEAK_CHROME
+    assert attribute_hint("prev-link") == WEAK_CHROME
+    assert attribute_hint("post-preview") == POSITIVE
+    assert attribute_hint("annexe") == NEUTRAL
