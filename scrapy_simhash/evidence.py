@@ -203,6 +203,12 @@ def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
 #: A title's words: each CJK ideograph or kana alone, else runs of word characters.
 _SPACELESS_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _SPACELESS)
 _TITLE_WORD = re.compile(f"[{_SPACELESS_CLASS}]|[^\\W{_SPACELESS_CLASS}]+")
+#: Words that code, versions and dates join without a space ("client.get_object", "2.3.10",
+#: "2025-03-12", "mg-10-red"), one title word beside their parts: "2.3.1" is not "2.3.11"
+#: although each one's parts are the other's.
+_TITLE_COMPOUND = re.compile(
+    f"[^\\W{_SPACELESS_CLASS}]+(?:[./_-][^\\W{_SPACELESS_CLASS}]+)+"
+)
 
 
 _APOSTROPHES = str.maketrans("", "", "'\u2019")
@@ -228,9 +234,14 @@ def title_hashes(title: str) -> np.ndarray:
 
 def _title_words(title: str) -> list[tuple[int, str]]:
     """The words of :func:`title_hashes` with their CRC-32s, in the sketch's order."""
-    words = set(_TITLE_WORD.findall(_plain_title(title[:TITLE_MAX_CHARS * 4])))
+    words = set(_title_spellings(_plain_title(title[:TITLE_MAX_CHARS * 4])))
     return sorted((zlib.crc32(word.encode("utf-8", "surrogatepass")), word)
                   for word in words)[:TITLE_SKETCH_SIZE]
+
+
+def _title_spellings(title: str) -> list[str]:
+    """A (folded) title's words and its compounds (see :data:`_TITLE_COMPOUND`)."""
+    return _TITLE_WORD.findall(title) + _TITLE_COMPOUND.findall(title)
 
 
 def named_title(title: str, text_words: np.ndarray) -> tuple[np.ndarray, int]:
@@ -245,22 +256,21 @@ def named_title(title: str, text_words: np.ndarray) -> tuple[np.ndarray, int]:
     if not title.isascii():
         # the text keeps its accents ("Zürich"): a word is named as the title spells it too
         at = {word: i for i, (_, word) in enumerate(words)}
-        for raw in sorted(set(_TITLE_WORD.findall(
+        for raw in sorted(set(_title_spellings(
                 unicodedata.normalize("NFC", title.casefold())))):
             i = at.get(_plain_title(raw))
             if i is not None and raw != words[i][1]:
                 spellings.append((i, raw))
-    # hashed as the text's words are, in one pass; a spelling the text's hashing splits (as
-    # "snake_case") or drops (as "_") is named by none of its parts
+    # hashed as the text's words are, in one pass; a spelling the text's hashing splits (a
+    # compound, "snake_case") is named when the text names every part, and one it drops
+    # whole (as "_") by none
     joined = " ".join(word for _, word in spellings)  # (case folded already: lengths kept)
-    _, starts, ends, values = _folded_words(joined)
+    _, starts, _, values = _folded_words(joined)
     offsets = np.cumsum([0] + [len(word) + 1 for _, word in spellings[:-1]])
-    lengths = np.array([len(word) for _, word in spellings])
     at = np.searchsorted(offsets, starts, side="right") - 1  # each word's spelling
-    whole = (starts == offsets[at]) & (ends == offsets[at] + lengths[at])
-    found = _among(values, text_words) & whole
-    owners = np.array([i for i, _ in spellings])
-    named = set(owners[at[found]].tolist())
+    distinct, each = np.unique(values, return_inverse=True)  # (a compound repeats its parts)
+    unnamed = set(at[~_among(distinct, text_words)[each]].tolist())
+    named = {spellings[i][0] for i in set(at.tolist()) - unnamed}
     return hashes, sum(1 << i for i in named)
 
 

@@ -321,14 +321,33 @@ def test_named_title_reads_the_text_as_its_words():
     bits = {word: bool(named >> i & 1) for i, (_, word) in
             enumerate(ev._title_words("Zurich Apples snake_case Berlin"))}
     # "zurich" is named by "Zürich" only where the title spells it so; a word the text splits
-    # is named by none of its parts
-    assert bits == {"zurich": False, "apples": True, "snake_case": False, "berlin": False}
+    # is named when the text names every part
+    assert bits == {"zurich": False, "apples": True, "snake_case": True, "berlin": False}
     assert ev.named_title("Zürich", text_words)[1] == 1
     assert ev.named_title("Zürich", np.empty(0, dtype=np.uint64))[1] == 0
-    for odd in ("__ snake_case", "_", "ǅ", "a_b c_d", ""):  # words the text's hashing splits
+    for odd in ("__", "_", "ǅ", "a_b c_d", "snake_oil", ""):  # words the text's hashing splits
         assert ev.named_title(odd, text_words)[1] == 0
     assert ev.named_title("苹果 Apple", ev.text_hashes("新苹果")[2])[1] != 0
     assert np.array_equal(title, ev.title_hashes("Zurich Apples snake_case Berlin"))
+
+
+def test_titles_hold_the_words_code_versions_and_dates_join():
+    words = {word for _, word in ev._title_words("Tessera 2.3.1 release notes")}
+    assert words == {"tessera", "2", "3", "1", "2.3.1", "release", "notes"}
+    words = {word for _, word in ev._title_words("Client.get_object | SDK")}
+    assert words == {"client", "get_object", "client.get_object", "sdk"}
+    # "2.3.1" and "2.3.11", "2025-03-12" and "2025-12-03": each title has a word the other lacks
+    for a, b in (("Tessera 2.3.1", "Tessera 2.3.11"), ("On 2025-03-12", "On 2025-12-03")):
+        assert ev._each_lacks(ev.title_hashes(a), ev.title_hashes(b), ev.TITLE_SKETCH_SIZE)
+    # a compound is named when the text names its parts (wherever they are)
+    text_words = ev.text_hashes("Tessera 2.3.1 was released on 3 February")[2]
+    _, named = ev.named_title("Tessera 2.3.1 release notes", text_words)
+    bits = {word: bool(named >> i & 1) for i, (_, word) in
+            enumerate(ev._title_words("Tessera 2.3.1 release notes"))}
+    assert bits == {"tessera": True, "2": True, "3": True, "1": True, "2.3.1": True,
+                    "release": False, "notes": False}
+    # a hyphen between spaces joins nothing
+    assert "a-b" not in {word for _, word in ev._title_words("A - B")}
 
 
 def test_short_texts_of_one_template_with_other_data_are_distinct():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import corpus, entities, names, notices, shared_text, templated
+from . import corpus, docs_pages, entities, names, notices, shared_text, templated
 
 Page = tuple[str, str | bytes]
 Family = list[Page]
@@ -34,6 +34,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "vacancies_one_title": shared_text.vacancies_one_title,
     "category_pages": shared_text.category_pages,
     "daily_rates": shared_text.daily_rates,
+    "api_methods": docs_pages.api_methods,
+    "release_notes": docs_pages.release_notes,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "entity_books": entities.entity_books,
