@@ -46,6 +46,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if detector.within_threshold(a.signature, b.signature) and not duplicate:
             print(f"evidence     {_within_text(detector, a.signature, b.signature)} but the "
                   f"evidence says distinct: {refusal(a.evidence, b.evidence, same_site)}")
+        elif duplicate and a.evidence is not None and b.evidence is not None:
+            print(f"evidence     confirms: {agreement(a.evidence, b.evidence, same_site)}")
         print(f"verdict      {'near-duplicate' if duplicate else 'different'}")
     if args.diff:
         diff = difflib.unified_diff(
@@ -91,6 +93,44 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
     return (f"the same short main text beside other content{where}: the rest of the pages "
             f"shares {ev.containment(rest, a.rest_size, b.rest_size):.0%} of the smaller one's "
             f"word 3-grams (one template with other data)")
+
+
+def agreement(a: Any, b: Any, same_site: bool | None) -> str:
+    """Why the evidence of two pages whose signatures match confirms them, and what would have
+    made them two (the branches of :func:`scrapy_simhash.evidence.confirms`, in words)."""
+    main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
+    if a.weak or b.weak:
+        return (f"a page with little text of its own, and the two pages share {main:.0%} of "
+                f"their word 3-grams (the same content at {ev.MIN_WEAK_JACCARD:.0%} or more); "
+                f"{_titles_note(a, b, same_site)}")
+    shared = ev.containment(main, a.size, b.size)
+    texts = (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
+             f"{main:.0%} of both")
+    if a.short != b.short:
+        return f"a short main text and a long one, one text: {texts}"
+    if not a.short:
+        beside = ("nothing beside the main texts tells them apart" if same_site else
+                  "the content beside the main texts is compared on one site only")
+        return f"{texts}; {_titles_note(a, b, same_site)}; {beside}"
+    return (f"{texts}, no figure (price, SKU, date) in one that the other lacks, and the rest "
+            f"of the pages agrees or is next to nothing; {_titles_note(a, b, same_site)}")
+
+
+def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
+    """What the titles said: why they did not make two pages."""
+    if same_site is None:
+        return "titles not compared (give --url-a and --url-b: they are compared on one site)"
+    if not same_site:
+        return "titles not compared (two sites: each title names its own)"
+    if a.title is None or b.title is None:
+        return "titles not compared (a side has none)"
+    if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
+        return "neither title has a word the other lacks (or only one of them has)"
+    if a.weak or b.weak or a.short or b.short:
+        return "the titles differ, but the pages are not in one template"
+    if not (ev._one_template(a, b) or (a.layout is None and b.layout is None)):
+        return "the titles differ, but the pages are not laid out alike"
+    return "the titles differ, but not each in a word that its own page's text names"
 
 
 def _read_input_file(name: str) -> bytes:

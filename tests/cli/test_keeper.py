@@ -158,6 +158,10 @@ def test_compare_gives_the_crawls_verdict_and_says_when_the_evidence_refuses(wor
     same = run_cli("compare", "page1.html", "shared.html", cwd=workdir)
     assert same.code == 0, same.stderr
     assert "verdict      near-duplicate" in same.stdout and "evidence says" not in same.stdout
+    # what confirmed it, and that the titles were not compared for want of the URLs
+    assert re.search(r"^evidence     confirms: the main texts share 100% of the smaller one's "
+                     r"word 3-grams .*titles not compared \(give --url-a and --url-b",
+                     same.stdout, re.MULTILINE), same.stdout
 
     (workdir / "page1.txt").write_text(f"{TITLE}\n{listing_body(0)}", encoding="utf-8")
     (workdir / "page2.txt").write_text(f"{TITLE}\n{listing_body(1)}", encoding="utf-8")
