@@ -125,8 +125,11 @@ DATED_LINE_MAX_UNITS = 40
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 4
-# A page without an article is read a second time, leniently (see _read).
+# A page without an article is read a second time, leniently (see _read); what that reading
+# finds in chrome is the article only when it holds this share of the page's text, links
+# included (a wrapper named like chrome around the page, not a hub's cookie notice or footer).
 LENIENT_FALLBACK = True
+LENIENT_MIN_SHARE = 0.5
 # A chrome-named wrapper that holds most of the page's text is the article's; so are sibling
 # wrappers of one tag and class that hold it together (a body cut in two by a box).
 WRAPPERS_WEIGHED_TOGETHER = True
@@ -1110,7 +1113,9 @@ def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
     # chrome names by the text they hold, as weak ones are.
     lenient_page = segment(root, lenient=True)
     lenient = article_from_segments(lenient_page, first_entry_only, lenient=True)
-    if lenient.is_article or (lenient.paragraphs and not article.paragraphs):
+    if lenient.is_article and _share(lenient, lenient_page) >= LENIENT_MIN_SHARE:
+        return lenient_page, lenient
+    if lenient.paragraphs and not article.paragraphs:
         return lenient_page, lenient
     if not article.paragraphs:
         # Not a word shown: the text may be hidden until a script reveals it (a "loading"
@@ -1120,6 +1125,12 @@ def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
         if hidden.paragraphs:
             return hidden_page, hidden
     return page, article
+
+
+def _share(article: Article, page: Segmented) -> float:
+    """The share of the page's text (links included) that ``article``'s paragraphs hold."""
+    total = sum(map(len, page.block_text))
+    return sum(map(len, article.paragraphs)) / total if total else 0.0
 
 
 def article_from_tree(root, first_entry_only: bool = True) -> Article:

@@ -14,6 +14,7 @@ from crawling import CrawlResult, run_crawl
 from redisfixture import redis_prefix, redis_server, redis_url  # noqa: F401
 from test_hard_negatives_crawl import PagesSite
 
+from benchmarks.hardneg.news import articles
 from benchmarks.hardneg.urlsite import mixed_parameter_site
 from benchmarks.hardneg.urlsite import site as url_site
 
@@ -175,3 +176,35 @@ def test_a_parameter_that_changes_some_pages_only_loses_none_of_them(tmp_path):
     # (the start URL, "/", is not filtered: Scrapy's own start requests skip the filter)
     fetched = [path for path in site.requested if path != "/"]
     assert len(fetched) == len(set(fetched)), sorted(fetched)
+
+
+def _hub_site(count: int) -> dict[str, tuple[str, str]]:
+    """A home page of links only, beside a cookie notice and a footer of prose (the page's only
+    sentences), and the ``count`` articles it links."""
+    news = articles(count)
+    paths = [url.split(".example", 1)[1] for url, _ in news]
+    items = "".join(f"<li><a href='{path}'>Story {n}</a></li>" for n, path in enumerate(paths))
+    home = (
+        "<html><head><title>The Paper</title></head><body><div class='cookie-banner'><p>We use "
+        "cookies and similar technologies to remember your preferences, measure how our site is "
+        "used and show you relevant offers. Accept all, reject the optional ones or choose.</p>"
+        "</div><nav><a href='/'>Home</a> <a href='/'>News</a> <a href='/'>Sport</a></nav>"
+        f"<main><h1>Latest</h1><ul>{items}</ul></main><footer><p>Copyright 2025 The Paper Ltd. "
+        "All rights reserved. The Paper Ltd, 14 Harbour Street, Bristol, United Kingdom. "
+        "Registered in England and Wales, company number 08812345.</p></footer></body></html>"
+    )
+    return {"/": (home, "/"), **{path: (html, path) for path, (_, html) in zip(paths, news,
+                                                                             strict=True)}}
+
+
+def test_a_second_crawl_follows_its_hubs_to_the_pages_added_since(tmp_path, persistent_index):
+    """A page of links (its only sentences a cookie notice and a footer) is a hub, never dropped:
+    a second crawl on the same index reaches the articles added since the first, and drops the
+    others as already held."""
+    first, first_site, _ = _crawl(tmp_path / "first", "rules", persistent_index,
+                                  pages=_hub_site(6))
+    assert _received(first, first_site) == set(_hub_site(6))
+    second, site, _ = _crawl(tmp_path / "second", "rules", persistent_index,
+                                pages=_hub_site(8), port=first_site.server_address[1])
+    added = set(_hub_site(8)) - set(_hub_site(6))
+    assert _received(second, site) == {"/"} | added, second.log[-3000:]

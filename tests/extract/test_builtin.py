@@ -420,6 +420,22 @@ def test_a_page_read_as_empty_gets_a_second_lenient_reading(body):
     assert PARAGRAPHS[0] in extraction.text
 
 
+def test_a_hub_whose_only_sentences_are_its_cookie_notice_and_footer_has_no_main_text():
+    """The lenient reading takes what chrome holds only when it holds most of the page: a hub
+    of links is no article (its fingerprint would drop it, and the links behind it)."""
+    links = "".join(f"<li><a href='/story/{n}'>Story number {n} of the day</a></li>"
+                    for n in range(12))
+    html = (
+        "<html><body><div class='cookie-banner'><p>We use cookies and similar technologies to "
+        "remember your preferences and measure how our site is used. Accept all or choose.</p>"
+        f"</div><main><h1>Latest</h1><ul>{links}</ul></main><footer><p>Copyright 2025 The Paper "
+        "Ltd. All rights reserved. 14 Harbour Street, Bristol. Registered in England and Wales, "
+        "company number 08812345.</p></footer></body></html>"
+    )
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert extraction.fallback and not extraction.is_article
+
+
 def test_the_lenient_reading_still_leaves_out_chrome_beside_the_article():
     html = (
         "<html><body><div class='comments-wrapper'>"
