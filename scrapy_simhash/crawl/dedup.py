@@ -687,10 +687,13 @@ class Deduplicator:
             )
             return Outcome(KEPT, fingerprint=signature, match=match, reason="dry_run")
         if self.kind == "page" and match.key == key:
+            # (Scrapy's start requests, and any with dont_filter, skip its duplicate filter)
+            when = ("fetched earlier in this crawl: a start URL or a request with dont_filter"
+                    if self.config.index_uri.startswith("memory:") else
+                    "stored by an earlier crawl, or fetched earlier in this one")
             logger.debug(
-                "Simhash: dropped page %s: the index already holds it (distance %d; stored by "
-                "an earlier crawl or an earlier attempt)", key, match.distance,
-                extra={"crawler": self.crawler},
+                "Simhash: dropped page %s: the index already holds it (distance %d; %s)",
+                key, match.distance, when, extra={"crawler": self.crawler},
             )
         elif self.kind == "page":  # (Scrapy logs a dropped item itself, with the same words)
             logger.debug(

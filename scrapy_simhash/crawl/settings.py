@@ -373,7 +373,11 @@ def unknown_settings(settings: BaseSettings) -> list[tuple[str, str | None]]:
     found = []
     for name in sorted(settings.copy_to_dict()):
         if name.startswith("SIMHASH_") and name not in DEFAULTS:
-            close = difflib.get_close_matches(name.removeprefix("SIMHASH_"), known, 1, 0.75)
+            short = name.removeprefix("SIMHASH_")
+            close = difflib.get_close_matches(short, known, 1, 0.75) or sorted(
+                (known_name for known_name in known if known_name.startswith(f"{short}_")),
+                key=lambda known_name: (len(known_name), known_name),
+            )[:1]  # (SIMHASH_INDEX for SIMHASH_INDEX_URI: a name cut short)
             found.append((name, known[close[0]] if close else None))
     return found
 

@@ -77,12 +77,14 @@ def test_an_index_option_the_backend_refuses_is_named_without_its_value(caplog):
 
 def test_an_unknown_setting_is_warned_of_once_with_the_closest_name(caplog):
     crawler = get_crawler(Spider, {"SIMHASH_MAX_DISTANSE": 8, "SIMHASH_WORKERS": 0,
-                                   "SIMHASH_COLOUR": "red"})
+                                   "SIMHASH_COLOUR": "red", "SIMHASH_INDEX": "sqlite:///x.db"})
     SimhashDownloaderMiddleware.from_crawler(crawler)
     SimhashPipeline.from_crawler(crawler)  # a second component of the same crawl: no repeat
     warnings = [r.getMessage() for r in caplog.records if "unknown setting" in r.getMessage()]
     assert warnings == [
         "Simhash: unknown setting SIMHASH_COLOUR is ignored",
+        # a name cut short: the shortest setting it opens
+        "Simhash: unknown setting SIMHASH_INDEX is ignored; did you mean SIMHASH_INDEX_URI?",
         "Simhash: unknown setting SIMHASH_MAX_DISTANSE is ignored; did you mean "
         "SIMHASH_MAX_DISTANCE?",
     ]
