@@ -37,7 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE
+from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE, WEAK_CHROME
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
 
 DEFAULT_MAX_CHARS = 200_000
@@ -125,9 +125,10 @@ DATED_LINE_MAX_UNITS = 40
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
 BRIDGE_MAX_ITEMS = 4
-# A page without an article is read a second time, leniently (see _read); what that reading
-# finds in chrome is the article only when it holds this share of the page's text, links
-# included (a wrapper named like chrome around the page, not a hub's cookie notice or footer).
+# A page without an article is read a second time, leniently (see _read); an article that
+# reading finds in chrome alone (nodes named or tagged as chrome) is the page's only when it
+# holds this share of the page's text, links included (a wrapper named like chrome around the
+# page, not a hub's cookie notice or footer).
 LENIENT_FALLBACK = True
 LENIENT_MIN_SHARE = 0.5
 # A chrome-named wrapper that holds most of the page's text is the article's; so are sibling
@@ -196,6 +197,8 @@ class Article:
     teasers: set[int] = field(default_factory=set, repr=False, compare=False)
     #: True when nothing passed the filters and the page's whole text stands in (a hub of links)
     fallback: bool = False
+    #: True (on a lenient reading) when every paragraph sits in a node named or tagged as chrome
+    chrome_only: bool = False
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -1057,6 +1060,7 @@ def article_from_segments(
     keeps_cells = TABLE_LINKS_KEPT and is_article and page.node_tag[best] not in ("html", "body")
     data_cells: list[bool] = []  # read at the first linked block that needs it
     paragraphs: list[str] = []
+    taken: list[int] = []  # (on a lenient reading: the blocks the paragraphs come from)
     for index in range(start, end):
         owner = owners[index]
         if filter_chrome and owner >= 0 and hints[owner] == NEGATIVE:
@@ -1077,13 +1081,28 @@ def article_from_segments(
         if is_heading and len(lines) == 1 and lines[0] == title:
             continue
         paragraphs.extend(lines)
+        if lenient:
+            taken.append(index)
     fallback = not paragraphs
     if fallback:
         # Nothing survived the filters: the page's text, never an empty result for a page that
         # shows some (without its legal lines and bylines when anything else is left).
         paragraphs = _all_lines(texts, boilerplate) or _all_lines(texts, set())
         is_article = False
-    return Article(title, paragraphs, is_article, hints, boilerplate, teasers, fallback)
+    chrome_only = bool(taken) and _in_named_chrome(page, taken)
+    return Article(title, paragraphs, is_article, hints, boilerplate, teasers, fallback,
+                   chrome_only)
+
+
+def _in_named_chrome(page: Segmented, blocks: list[int]) -> bool:
+    """Whether every one of ``blocks`` is in a node whose own name or tag says chrome (a cookie
+    notice, a footer, a sidebar), itself or an ancestor."""
+    named = [False] * len(page.node_tag)
+    for node, (hint, parent) in enumerate(zip(page.node_own_hint, page.node_parent,
+                                              strict=True)):
+        named[node] = hint in (CHROME, WEAK_CHROME) or (parent >= 0 and named[parent])
+    return all(page.block_owner[index] >= 0 and named[page.block_owner[index]]
+               for index in blocks)
 
 
 def _in_data(page: Segmented, best: int, data_cells: list[bool], node: int) -> bool:
@@ -1113,7 +1132,9 @@ def _read(root, first_entry_only: bool) -> tuple[Segmented, Article]:
     # chrome names by the text they hold, as weak ones are.
     lenient_page = segment(root, lenient=True)
     lenient = article_from_segments(lenient_page, first_entry_only, lenient=True)
-    if lenient.is_article and _share(lenient, lenient_page) >= LENIENT_MIN_SHARE:
+    if lenient.is_article and (
+        not lenient.chrome_only or _share(lenient, lenient_page) >= LENIENT_MIN_SHARE
+    ):
         return lenient_page, lenient
     if lenient.paragraphs and not article.paragraphs:
         return lenient_page, lenient
