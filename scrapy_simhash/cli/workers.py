@@ -153,7 +153,8 @@ class SigningWorkers:
                 forkserver.ensure_running()
         with signals_deferred():
             try:
-                self._workers = [_Worker(context, algorithm, options) for _ in range(count)]
+                for _ in range(count):  # (one by one: close() ends those made if one fails)
+                    self._workers.append(_Worker(context, algorithm, options))
                 deadline = time.monotonic() + START_SECONDS
                 for worker in self._workers:  # a worker that cannot start reports at its task
                     with contextlib.suppress(EOFError, OSError):
