@@ -637,10 +637,14 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     if a.weak or b.weak:
         return True
     if not a.short and not b.short:
-        # (two items' texts have no layout, nor a site's chrome beside them to name)
-        laid_out = _one_template(a, b) or (a.layout is None and b.layout is None)
-        return laid_out and _names_another(a, b) and _names_another(b, a)
+        return laid_out_alike(a, b) and _names_another(a, b) and _names_another(b, a)
     return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
+
+
+def laid_out_alike(a: Evidence, b: Evidence) -> bool:
+    """Whether two long pages share a layout (:func:`_one_template`), or are two items' texts,
+    which have no layout (nor a site's chrome beside them to name)."""
+    return _one_template(a, b) or (a.layout is None and b.layout is None)
 
 
 def rests_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

@@ -128,7 +128,7 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
         return "neither title has a word the other lacks (or only one of them has)"
     if a.weak or b.weak or a.short or b.short:
         return "the titles differ, but the pages are not in one template"
-    if not (ev._one_template(a, b) or (a.layout is None and b.layout is None)):
+    if not ev.laid_out_alike(a, b):
         return "the titles differ, but the pages are not laid out alike"
     return "the titles differ, but not each in a word that its own page's text names"
 
