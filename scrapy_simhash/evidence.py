@@ -105,6 +105,10 @@ MIN_ONE_LAYOUT = 0.5
 #: page has a figure the other lacks (a price, a date, a reference) or they share less than
 #: this (another grid of products, other fields: more than an edited copy's edits change).
 MAX_LONG_REST_CONTAINMENT = 0.5
+#: A title with a word more than another's is another page's when its text has this share of
+#: 3-grams the other's lacks, and at least MIN_GROWTH_GRAMS (a decoration comes with the same text).
+MIN_GROWTH = 0.04
+MIN_GROWTH_GRAMS = 4
 #: A text's first line is its title when it is at most this long (else it is a paragraph).
 TITLE_MAX_CHARS = 200
 #: A page with fewer words of text than this adds its data scripts to its evidence.
@@ -632,13 +636,38 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     on one site (on two sites, or sites not known, each title names its site); for two short
     pages, in one template (not two chromes with nothing in common); for two long ones, laid out
     alike, each a word that its own text names (not the site's name, "Print" or a counter)."""
-    if same_site is not True or not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
+    if same_site is not True:
         return False
+    if not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
+        return _title_grows(a, b, same_site) or _title_grows(b, a, same_site)
     if a.weak or b.weak:
         return True
     if not a.short and not b.short:
         return laid_out_alike(a, b) and _names_another(a, b) and _names_another(b, a)
     return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
+
+
+def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool:
+    """Whether ``more``'s title holds ``less``'s and a word more, and its text grows with it:
+    a variant ("Banana Walnut Bread" beside "Banana Bread", "Terms (Northern Ireland)" beside
+    "Terms (Ireland)"), not a decoration ("Print", a counter, the site's name), which comes
+    with the same text. For two long pages, laid out alike, the word is one its text names."""
+    if more.weak or less.weak or not _one_lacks(more.title, less.title, TITLE_SKETCH_SIZE):
+        return False
+    if not _grows(more, less):
+        return False
+    if not more.short and not less.short:
+        return laid_out_alike(more, less) and _names_another(more, less)
+    return (more.short and less.short and not _two_chromes(more, less)
+            and not _foreign(more, less, same_site))
+
+
+def _grows(more: Evidence, less: Evidence) -> bool:
+    """Whether ``more``'s main text holds 3-grams that ``less``'s lacks: at least
+    :data:`MIN_GROWTH` of its own."""
+    j = jaccard(more.sketch, more.size, less.sketch, less.size)
+    shared = j * (more.size + less.size) / (1 + j)
+    return more.size - shared >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
 
 
 def laid_out_alike(a: Evidence, b: Evidence) -> bool:
@@ -688,6 +717,16 @@ def _two_chromes(a: Evidence, b: Evidence) -> bool:
     if not a.chrome_size or not b.chrome_size:
         return False
     return jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
+
+
+def _one_lacks(more: np.ndarray | None, less: np.ndarray | None, k: int) -> bool:
+    """Whether bottom-``k`` sketch ``more`` holds every value of ``less`` and one more (within
+    the smallest ``k`` of both)."""
+    if more is None or less is None:
+        return False
+    smallest = np.union1d(more, less)[:k]
+    in_more, in_less = np.isin(smallest, more), np.isin(smallest, less)
+    return bool((in_more & ~in_less).any() and not (in_less & ~in_more).any())
 
 
 def _each_lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> bool:

@@ -200,6 +200,41 @@ def test_evidence_stored_without_titles_reads_and_confirms_as_before():
     assert ev.confirms(ad, back, same_site=True)  # title unknown: the other signals decide
 
 
+RECIPE = ("Serves 8. Prep 15 minutes, cook 60 minutes. Ingredients: 3 ripe bananas, 75 g melted "
+          "butter, 150 g caster sugar, 1 egg, 1 tsp vanilla, 1 tsp soda, a pinch of salt, 190 g "
+          "plain flour.{extra} Method: heat the oven to 175 C and butter a loaf tin. Stir the "
+          "butter into the bananas, mix in the soda, salt, sugar, egg and vanilla, then fold in "
+          "the flour.{step} Bake for an hour and cool on a rack before slicing.")
+WALNUT = RECIPE.format(extra=" 100 g chopped walnuts.", step=" Toast the walnuts in a dry pan "
+                       "and fold them in with the last of the flour.")
+
+
+def test_a_title_with_a_word_more_is_another_page_when_its_text_grows_with_it():
+    plain = titled(RECIPE.format(extra="", step=""), "Banana Bread | Sunday Oven")
+    walnut = titled(WALNUT, "Banana Walnut Bread | Sunday Oven")
+    assert ev.confirms(short(RECIPE.format(extra="", step=""), ""), short(WALNUT, ""),
+                       same_site=True)  # the texts alone
+    assert not ev.confirms(plain, walnut, same_site=True)
+    assert not ev.confirms(walnut, plain, same_site=True)
+    assert ev.confirms(plain, walnut, same_site=False)  # two sites: titles are not compared
+    # a decoration comes with the same text: "Print", a counter, the site's name
+    for title in ("Print: Banana Walnut Bread | Sunday Oven", "Banana Walnut Bread (12 comments)"
+                  " | Sunday Oven", "Banana Walnut Bread | Sunday Oven Recipes"):
+        assert ev.confirms(walnut, titled(WALNUT, title), same_site=True), title
+    # long pages: the word more is one the grown text names
+    ireland = ROLE.format(city="Dublin") + " These terms are governed by the laws of Ireland."
+    northern = (ROLE.format(city="Belfast") + " These terms are governed by the laws of Northern "
+                "Ireland, and disputes go before the courts of Northern Ireland in Belfast.")
+    assert ev.confirms(long_page(ireland, "Terms"), long_page(northern, "Terms"), same_site=True)
+    assert not ev.confirms(long_page(ireland, "Terms (Ireland)"),
+                           long_page(northern, "Terms (Northern Ireland)"), same_site=True)
+    assert ev.confirms(long_page(northern, "Terms (Northern Ireland) | Lumen"),
+                       long_page(northern, "Terms (Northern Ireland)"), same_site=True)
+    # a word more that the text does not name is a decoration, however the text grows
+    assert ev.confirms(long_page(ireland, "Terms (Ireland)"),
+                       long_page(northern, "Terms (Ireland) - AMP"), same_site=True)
+
+
 ROLE = ("We are hiring a senior platform engineer for our office in {city}. You will own the "
         "services that plan delivery routes for thousands of vans every morning, review code "
         "with your team and share the on-call rota one week in eight. ") + PYTHON_A * 4

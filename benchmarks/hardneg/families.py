@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import corpus, docs_pages, entities, names, notices, shared_text, templated
+from . import (
+    corpus,
+    docs_pages,
+    entities,
+    names,
+    notices,
+    shared_text,
+    subset_titles,
+    templated,
+)
 
 Page = tuple[str, str | bytes]
 Family = list[Page]
@@ -36,6 +45,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "daily_rates": shared_text.daily_rates,
     "api_methods": docs_pages.api_methods,
     "release_notes": docs_pages.release_notes,
+    "recipe_variants": subset_titles.recipe_variants,
+    "regional_terms": subset_titles.regional_terms,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "entity_books": entities.entity_books,
@@ -43,6 +54,12 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "entity_restaurants": entities.entity_restaurants,
     "entity_universities": entities.entity_universities,
 }
+
+#: Pairs of distinct pages (by their place in the family) that the rules still take for one:
+#: "Terms of Service (England and Wales)", whose text names "England" as "(Wales)"'s does and
+#: is the shorter of the two. The benchmark counts the one crawled second as lost; the tests
+#: allow it and nothing else.
+STILL_ALIKE: dict[str, list[tuple[int, int]]] = {"regional_terms": [(2, 3)]}
 
 
 def generated_families() -> dict[str, Family]:

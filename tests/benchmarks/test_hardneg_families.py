@@ -42,7 +42,8 @@ def test_every_promised_family_is_generated():
         "reference", "job_locations", "job_ads_long", "product_finishes_long",
         "vacancies_one_title", "category_pages", "daily_rates", "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
-        "entity_universities", "api_methods", "release_notes",
+        "entity_universities", "api_methods", "release_notes", "recipe_variants",
+        "regional_terms",
     }
 
 
