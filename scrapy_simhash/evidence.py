@@ -172,6 +172,11 @@ def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
+#: What joins the parts of a version, a date, a time or a large number.
+_JOINERS = np.array([ord(c) for c in ".,:/-_"], dtype=_U32)
+_PAIR = _U64(0x2F)  # the third "word" of a joined pair's hash (a constant)
+
+
 @lru_cache(maxsize=1)
 def _digits() -> np.ndarray:
     chars = "".join(map(chr, range(0x10000)))
@@ -201,7 +206,16 @@ def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
         return np.empty(0, dtype=_U64)
     digit = _digits()[np.where(codes > 0xFFFF, 0, codes)]
     seen = np.concatenate(([0], np.cumsum(digit, dtype=np.int64)))
-    return np.unique(words[seen[ends] > seen[starts]])
+    figure = seen[ends] > seen[starts]
+    # two words joined by one of _JOINERS, a figure among them ("3.2.0", "2025-03-12", "10:30",
+    # "325,000"): the pair is a figure too, so that "3.2.0" and "4.0.2" differ although each
+    # one's digits are the other's (a version beside "--workers 4")
+    joined = (starts[1:] - ends[:-1] == 1) & (figure[:-1] | figure[1:])
+    joined[joined] = np.isin(codes[ends[:-1][joined]], _JOINERS)
+    if not joined.any():
+        return np.unique(words[figure])
+    pairs = gram_hashes(words[:-1][joined], words[1:][joined], _PAIR)
+    return np.unique(np.concatenate((words[figure], pairs)))
 
 
 #: A title's words: each CJK ideograph or kana alone, else runs of word characters.
@@ -605,7 +619,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     if not a.short and not b.short:
         # two long main texts, unless another title or other lines beside them on one site
         # make another page
-        return not titles_part(a, b, same_site) and not rests_part(a, b, same_site)
+        return not (titles_part(a, b, same_site) or figures_part(a, b, same_site)
+                    or rests_part(a, b, same_site))
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
         # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
@@ -668,6 +683,13 @@ def _grows(more: Evidence, less: Evidence) -> bool:
     j = jaccard(more.sketch, more.size, less.sketch, less.size)
     shared = j * (more.size + less.size) / (1 + j)
     return more.size - shared >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
+
+
+def figures_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two long pages of one site, laid out alike, each have a figure the other lacks in
+    their text (main text and rest): a listing's price and postcode, a version's commands. A
+    copy keeps its figures; a figure on one side only (a date a print version adds) is none."""
+    return same_site is True and laid_out_alike(a, b) and other_figures(a, b)
 
 
 def laid_out_alike(a: Evidence, b: Evidence) -> bool:

@@ -117,7 +117,7 @@ def test_short_pages_of_one_template_with_other_figures_are_distinct():
     # figures are words with a digit, case folded, whatever the script's digits
     assert np.array_equal(ev.figure_hashes("SKU kt-1001, 3 units"),
                           ev.figure_hashes("sku KT-1001 ... 3 UNITS"))
-    assert len(ev.figure_hashes("Price 31.49 EUR, ３ units")) == 3  # 31, 49 and ３
+    assert len(ev.figure_hashes("Price 31.49 EUR, ３ units")) == 4  # 31, 49, 31.49 and ３
     assert len(ev.figure_hashes("no figures here")) == 0
 
 
@@ -300,6 +300,43 @@ def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
     assert back is not None and back.title is None and back.named is None and back.long_rest is None
     assert ev.confirms(berlin, back, same_site=True)
     assert ev.Evidence.from_bytes(berlin.to_bytes()[:-1]) is None
+
+
+def test_long_pages_of_one_site_are_two_when_each_has_a_figure_the_other_lacks():
+    listing = ("14 Alder Close, Westbury WB3 4QT. Guide price 325,000 pounds. 3 bedrooms. "
+               + PYTHON_A * 4)
+    other = ("7 Station Road, Westbury WB1 2HN. Guide price 310,000 pounds. 3 bedrooms. "
+             + PYTHON_A * 4)
+    title = "3 bedroom house for sale in Westbury | Marlow"
+    a, b = long_page(listing, title), long_page(other, title)
+    assert ev.confirms(ev.of_text(listing), ev.of_text(other))  # the texts alone
+    assert not ev.confirms(a, b, same_site=True)
+    assert ev.confirms(a, b, same_site=False)  # two sites: a partner's copy may reformat
+    assert ev.confirms(a, b, same_site=None)
+    # a copy keeps its figures; one that adds a date (a print version) has a figure on one
+    # side only
+    assert ev.confirms(a, long_page(listing, title), same_site=True)
+    assert ev.confirms(a, long_page(listing + " Printed 27 November 2026.", title),
+                       same_site=True)
+    # another layout (a print version's) is not compared
+    assert ev.confirms(a, long_page(other, title, layout=["/h1", "/div.print"]), same_site=True)
+
+
+def test_figures_hold_what_versions_dates_and_numbers_join():
+    # each version's digits are the other's ("4" from "--workers 4"): the joined pairs differ
+    v3 = ev.figure_hashes("pip install quarry==3.2.0, then quarry worker --workers 4")
+    v4 = ev.figure_hashes("pip install quarry==4.0.2, then quarry worker --workers 4")
+    assert ev._each_lacks(v3, v4, ev.FIGURES_SKETCH_SIZE)
+    for one, two in (("2025-03-12", "2025-12-03"), ("10:30", "30:10"), ("1,500", "500,1")):
+        assert ev._each_lacks(ev.figure_hashes(f"on {one} at"), ev.figure_hashes(f"on {two} at"),
+                              ev.FIGURES_SKETCH_SIZE), (one, two)
+    # the same figures, however spaced or joined to words, are the same set
+    assert np.array_equal(ev.figure_hashes("v3.2.0 - 4"), ev.figure_hashes("v3.2.0 - 4"))
+    assert not ev._each_lacks(ev.figure_hashes("released 3.2.0"),
+                              ev.figure_hashes("released 3.2.0 on 2025-01-02"),
+                              ev.FIGURES_SKETCH_SIZE)
+    # words joined without a figure among them are no figure
+    assert not len(ev.figure_hashes("client.get_object and mg-red"))
 
 
 FIELDS = ("Apply now", "Share this job", "Location: {city}", "Salary: {pay}", "Req ID: {ref}")

@@ -67,6 +67,9 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return "a side has no evidence"
     main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
     if ev.titles_part(a, b, same_site):
+        if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
+            return ("one title holds the other's and a word more, and its text grows with it "
+                    "(a variant: another ingredient, region or edition)")
         if not (a.short or a.weak or b.short or b.weak):
             return ("two long pages on one site, and each title has a word the other lacks that "
                     "its own text names (another place, colour or version)")
@@ -80,6 +83,9 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
                 f"{main:.0%} of both (the same content at {ev.MIN_CONTAINMENT:.0%} and "
                 f"{ev.MIN_JACCARD:.0%} or more)")
+    if ev.figures_part(a, b, same_site) and not (a.short or b.short):
+        return ("two long pages on one site laid out alike, and each has a figure the other "
+                "lacks (a price, an address's number, a version)")
     if ev.rests_part(a, b, same_site) and not (a.short or b.short):
         rest = ev.jaccard(a.long_rest, a.long_rest_size, b.long_rest, b.long_rest_size)
         return (f"two long pages on one site laid out alike, and the content beside their main "
@@ -109,8 +115,9 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
     if a.short != b.short:
         return f"a short main text and a long one, one text: {texts}"
     if not a.short:
-        beside = ("nothing beside the main texts tells them apart" if same_site else
-                  "the content beside the main texts is compared on one site only")
+        beside = ("no figure in one that the other lacks, and nothing beside the main texts "
+                  "tells them apart" if same_site else
+                  "figures and the content beside the main texts are compared on one site only")
         return f"{texts}; {_titles_note(a, b, same_site)}; {beside}"
     return (f"{texts}, no figure (price, SKU, date) in one that the other lacks, and the rest "
             f"of the pages agrees or is next to nothing; {_titles_note(a, b, same_site)}")
@@ -125,7 +132,11 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if a.title is None or b.title is None:
         return "titles not compared (a side has none)"
     if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
-        return "neither title has a word the other lacks (or only one of them has)"
+        if ev._one_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE) or ev._one_lacks(
+                b.title, a.title, ev.TITLE_SKETCH_SIZE):
+            return ("one title holds the other's and a word more, but not with a text that "
+                    "grows with it (a decoration: \"Print\", a counter, the site's name)")
+        return "neither title has a word the other lacks"
     if a.weak or b.weak or a.short or b.short:
         return "the titles differ, but the pages are not in one template"
     if not ev.laid_out_alike(a, b):

@@ -234,9 +234,28 @@ def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
     assert "verdict      different" in one_site.stdout
 
 
-def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: Path):
-    from benchmarks.hardneg.shared_text import daily_rates
+def test_compare_says_when_the_figures_of_long_pages_make_two(workdir: Path):
+    from benchmarks.hardneg.inline_figures import versioned_install
 
-    one_site = compare_first_two(workdir, daily_rates)
+    one_site = compare_first_two(workdir, versioned_install)
+    assert "each has a figure the other lacks" in one_site.stdout
+    assert "verdict      different" in one_site.stdout
+
+
+def _vacancies_without_figures():
+    """Two vacancies of :func:`vacancies_one_title` whose fields differ in words only."""
+    from benchmarks.hardneg.shared_text import vacancies_one_title
+
+    (url_a, a), (url_b, b) = vacancies_one_title()[:2]
+    for old, new in (("EUR 75,000 - 90,000 a year", "competitive"), ("R-2098", "payments")):
+        a = a.replace(old, new)
+    for old, new in (("PLN 28,000 - 34,000 a month", "equity and salary"),
+                     ("R-2119", "risk and fraud team"), ("Full time, permanent", "part time")):
+        b = b.replace(old, new)
+    return [(url_a, a), (url_b, b)]
+
+
+def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: Path):
+    one_site = compare_first_two(workdir, _vacancies_without_figures)
     assert "the content beside their main texts shares" in one_site.stdout
     assert "verdict      different" in one_site.stdout
