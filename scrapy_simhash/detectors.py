@@ -169,7 +169,7 @@ class Detector(ABC):
         page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
-        title = ev.title_hashes(extraction.declared_title)
+        title = ev.title_hashes(extraction.headed_title)
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title))

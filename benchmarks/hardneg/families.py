@@ -52,6 +52,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "versioned_install": inline_figures.versioned_install,
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
+    "job_ads_zh": notices.job_ads_zh,
     "entity_books": entities.entity_books,
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,

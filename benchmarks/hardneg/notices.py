@@ -211,3 +211,46 @@ def notices_ko() -> list[Page]:
     """Fourteen short Korean notices of one appliance maker."""
     return _notices(KO_SITE, KO_NOTICES, KO_GREETING, KO_CLOSING, KO_NOTES, KO_CONTACT,
                     "목록으로", "notice")
+
+
+ZH_SITE = Site(
+    name="星河科技有限公司",
+    domain="www.xinghe-tech.example.cn",
+    tagline="专注智慧城市解决方案",
+    nav=("网站首页", "关于我们", "产品中心", "新闻动态", "人才招聘", "联系我们"),
+    lang="zh-CN",
+    skip="跳到正文",
+    cookie="本网站使用Cookie以改善浏览体验。继续浏览即表示您同意我们使用Cookie。",
+    cookie_buttons=("同意", "拒绝", "设置"),
+    search="搜索",
+    account=("登录", "注册", "帮助"),
+    home="首页",
+    newsletter=("订阅资讯", "第一时间获取公司新闻与招聘信息。", "订阅"),
+    related_heading="其他职位",
+    footer_columns=(
+        ("关于我们", ("公司简介", "发展历程", "企业文化", "荣誉资质")),
+        ("人才招聘", ("社会招聘", "校园招聘", "员工福利")),
+        ("联系我们", ("联系方式", "在线留言", "合作伙伴")),
+    ),
+    legal="版权所有 鄂ICP备20250002号",
+)
+#: one role a page: the rest of the ad is the company's for every role
+ZH_ROLES = ("会计", "出纳", "销售代表", "行政助理", "仓库管理员", "网络工程师", "前台接待",
+            "市场专员", "司机", "质检员", "采购专员", "售后客服")
+ZH_REQUIREMENTS = "任职要求：高中及以上学历，有相关工作经验者优先，能吃苦耐劳，服从公司安排。"
+ZH_APPLY = ("应聘方式：请将个人简历发送至人事部邮箱，邮件标题注明应聘职位及姓名。我们将在收到简历"
+            "后尽快与您联系，恕不退件。")
+
+
+def job_ads_zh() -> list[Page]:
+    """A Chinese company's job ads, one role a page under the section's title (社会招聘): the
+    role, in the heading and one line, is all that differs."""
+    pages = []
+    for number, role in enumerate(ZH_ROLES, start=1):
+        main = (f'<div class="job"><h1>招聘{esc(role)}</h1><p>招聘岗位：{esc(role)}。'
+                f'{ZH_REQUIREMENTS}</p></div><div class="apply"><p>{ZH_APPLY}</p></div>')
+        pages.append((f"https://{ZH_SITE.domain}/jobs/{number}.html",
+                      render(ZH_SITE, title="社会招聘", main=main,
+                             head_title="社会招聘_星河科技有限公司",
+                             breadcrumbs=[("人才招聘", "/jobs/")])))
+    return pages

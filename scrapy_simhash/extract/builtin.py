@@ -1011,6 +1011,16 @@ def headline(page: Segmented) -> str:
     return cleaned
 
 
+def first_heading(page: Segmented) -> str:
+    """The text of the page's first ``<h1>``, or "" (none, or one longer than a heading may be:
+    :data:`HEADLINE_MAX_CHARS`)."""
+    for index, tag in enumerate(page.node_tag):
+        if tag == "h1":
+            return _heading_text(page.block_text, page.node_start[index], page.node_end[index],
+                                 {})
+    return ""
+
+
 def _lines(text: str) -> list[str]:
     if LINE_BREAK not in text:  # most blocks: one line, no generator needed
         line = " ".join(text.split())
@@ -1207,6 +1217,13 @@ class Extraction:
         if page.meta_title and page.meta_title != page.title:
             return f"{page.title}\n{page.meta_title}".strip()
         return page.title
+
+    @property
+    def headed_title(self) -> str:
+        """:attr:`declared_title` and the text of the page's first ``<h1>``, one line each: what
+        names a page of little text, whose ``<title>`` may be its section's ("Jobs")."""
+        heading = first_heading(self.page) if self.page is not None else ""
+        return f"{self.declared_title}\n{heading}".strip() if heading else self.declared_title
 
     def page_text(self, max_chars: int = DEFAULT_MAX_CHARS, titled: bool = True) -> str:
         """All visible text of the page, one block per line (the title first, if ``titled``)."""

@@ -43,7 +43,7 @@ def test_every_promised_family_is_generated():
         "vacancies_one_title", "category_pages", "daily_rates", "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
         "entity_universities", "api_methods", "release_notes", "recipe_variants",
-        "regional_terms", "agency_listings", "versioned_install",
+        "regional_terms", "agency_listings", "versioned_install", "job_ads_zh",
     }
 
 

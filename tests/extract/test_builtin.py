@@ -929,3 +929,19 @@ def test_rest_lines_stop_at_their_size():
     assert len(extraction.rest_lines()) > 1000
     few = extraction.rest_lines(max_chars=100)
     assert 0 < sum(len(line) for line in few) < 120
+
+
+def test_a_headed_title_adds_the_first_h1_to_the_declared_title():
+    html = ("<html><head><title>社会招聘_星河科技有限公司</title></head><body>"
+            "<header><a class='logo'>星河科技</a></header><div class='job'><h1>招聘 会计</h1>"
+            "<p>招聘岗位：会计。任职要求：高中及以上学历。</p><h1>Second</h1></div></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert extraction.declared_title == "社会招聘_星河科技有限公司"
+    assert extraction.headed_title == "社会招聘_星河科技有限公司\n招聘 会计"
+    no_heading = builtin.extraction_from_tree(parse_html(html.replace("h1>", "h2>")))
+    assert no_heading.headed_title == no_heading.declared_title
+    # a heading of nested blocks is read as one line, and no longer than a heading may be
+    nested = html.replace("招聘 会计", "<span>招聘</span> <b>会计</b>")
+    assert builtin.extraction_from_tree(parse_html(nested)).headed_title.endswith("\n招聘 会计")
+    long = html.replace("招聘 会计", "招聘" + "很" * (HEADLINE_MAX_CHARS + 5))
+    assert builtin.first_heading(builtin.extraction_from_tree(parse_html(long)).page) == ""
