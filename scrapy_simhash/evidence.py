@@ -650,7 +650,8 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether the titles of two pages make them two: each title has a word the other's lacks,
     on one site (on two sites, or sites not known, each title names its site); for two short
     pages, in one template (not two chromes with nothing in common); for two long ones, laid out
-    alike, each a word that its own text names (not the site's name, "Print" or a counter)."""
+    alike, each a word that its own text names (not the site's name, "Print" or a counter). Or
+    one title holds the other's and a word more, its text growing with it (:func:`_title_grows`)."""
     if same_site is not True:
         return False
     if not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
