@@ -681,16 +681,23 @@ def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool
 def _grows(more: Evidence, less: Evidence) -> bool:
     """Whether ``more``'s main text holds 3-grams that ``less``'s lacks: at least
     :data:`MIN_GROWTH` of its own."""
-    j = jaccard(more.sketch, more.size, less.sketch, less.size)
-    shared = j * (more.size + less.size) / (1 + j)
-    return more.size - shared >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
+    return _own_grams(more, less) >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
+
+
+def _own_grams(a: Evidence, b: Evidence) -> float:
+    """How many of ``a``'s main text's 3-grams ``b``'s lacks (estimated from their sketches)."""
+    j = jaccard(a.sketch, a.size, b.sketch, b.size)
+    return a.size - j * (a.size + b.size) / (1 + j)
 
 
 def figures_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two long pages of one site, laid out alike, each have a figure the other lacks in
-    their text (main text and rest): a listing's price and postcode, a version's commands. A
-    copy keeps its figures; a figure on one side only (a date a print version adds) is none."""
-    return same_site is True and laid_out_alike(a, b) and other_figures(a, b)
+    their text (main text and rest), and main texts that differ with them (each at least
+    :data:`MIN_GROWTH_GRAMS` 3-grams of its own): a listing's address and price, a version's
+    commands. A copy keeps its text: figures that change beside it are the page's counters
+    (views, comments, the time it was served), which :func:`rests_part` weighs."""
+    return (same_site is True and laid_out_alike(a, b) and other_figures(a, b)
+            and min(_own_grams(a, b), _own_grams(b, a)) >= MIN_GROWTH_GRAMS)
 
 
 def laid_out_alike(a: Evidence, b: Evidence) -> bool:

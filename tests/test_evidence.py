@@ -320,6 +320,14 @@ def test_long_pages_of_one_site_are_two_when_each_has_a_figure_the_other_lacks()
                        same_site=True)
     # another layout (a print version's) is not compared
     assert ev.confirms(a, long_page(other, title, layout=["/h1", "/div.print"]), same_site=True)
+    # figures that change at every request beside the same text are counters, not another page:
+    # views, comments, the time it was served, in the rest or in a line of the main text
+    for first, second in (("12,038 views", "12,052 views"), ("Updated 13:34", "Updated 15:04"),
+                          ("23 comments", "25 comments")):
+        assert ev.confirms(long_page(listing, title, (first,)),
+                           long_page(listing, title, (second,)), same_site=True), first
+        assert ev.confirms(long_page(f"{listing}\n{first}", title),
+                           long_page(f"{listing}\n{second}", title), same_site=True), first
 
 
 def test_figures_hold_what_versions_dates_and_numbers_join():
