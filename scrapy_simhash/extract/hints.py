@@ -28,7 +28,7 @@ _CHROME_RE = re.compile(
     r"comment|\breply|replies|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
     r"subscribe|newsletter|popup|modal|cookie|copyright|outbrain|taboola|"
     r"caption|credit|byline|dateline|timestamp|\bbio\b|"
-    r"tuijian|xiangguan|pinglun"
+    r"tuijian|xiangguan|pinglun|popular|trending|\bmost\b|mostread|\bviewed\b"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
 _WEAK_CHROME_RE = re.compile(

@@ -116,6 +116,23 @@ def test_attribute_hints_for_bios_and_media(class_and_id, hint):
     assert attribute_hint(class_and_id) == hint
 
 
+@pytest.mark.parametrize(
+    ("class_and_id", "hint"),
+    [
+        ("most-read widget", CHROME),
+        ("teaser-most-viewed", CHROME),
+        ("popular-list", CHROME),
+        ("popular-posts", WEAK_CHROME),
+        ("trending-now", CHROME),
+        ("recently-viewed", CHROME),
+        ("most-popular-article", WEAK_CHROME),  # beside an article word: unless most of the page
+        ("mostly-sunny forecast", NEUTRAL),
+    ],
+)
+def test_attribute_hints_for_blocks_that_change_at_every_request(class_and_id, hint):
+    assert attribute_hint(class_and_id) == hint
+
+
 # Data tables: short unlinked cells are data, not chrome, so a long table between two sections
 # of an article does not split it.
 
