@@ -681,13 +681,15 @@ def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool
 def _grows(more: Evidence, less: Evidence) -> bool:
     """Whether ``more``'s main text holds 3-grams that ``less``'s lacks: at least
     :data:`MIN_GROWTH` of its own."""
-    return _own_grams(more, less) >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
+    return _own_grams(more, less)[0] >= max(MIN_GROWTH_GRAMS, MIN_GROWTH * more.size)
 
 
-def _own_grams(a: Evidence, b: Evidence) -> float:
-    """How many of ``a``'s main text's 3-grams ``b``'s lacks (estimated from their sketches)."""
+def _own_grams(a: Evidence, b: Evidence) -> tuple[float, float]:
+    """How many 3-grams of ``a``'s main text ``b``'s lacks, and of ``b``'s ``a``'s lacks
+    (estimated from their sketches)."""
     j = jaccard(a.sketch, a.size, b.sketch, b.size)
-    return a.size - j * (a.size + b.size) / (1 + j)
+    shared = j * (a.size + b.size) / (1 + j)
+    return a.size - shared, b.size - shared
 
 
 def figures_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
@@ -697,7 +699,7 @@ def figures_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     commands. A copy keeps its text: figures that change beside it are the page's counters
     (views, comments, the time it was served), which :func:`rests_part` weighs."""
     return (same_site is True and laid_out_alike(a, b) and other_figures(a, b)
-            and min(_own_grams(a, b), _own_grams(b, a)) >= MIN_GROWTH_GRAMS)
+            and min(_own_grams(a, b)) >= MIN_GROWTH_GRAMS)
 
 
 def laid_out_alike(a: Evidence, b: Evidence) -> bool:

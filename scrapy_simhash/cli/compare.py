@@ -134,8 +134,9 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
         if ev._one_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE) or ev._one_lacks(
                 b.title, a.title, ev.TITLE_SKETCH_SIZE):
-            return ("one title holds the other's and a word more, but not with a text that "
-                    "grows with it (a decoration: \"Print\", a counter, the site's name)")
+            return ("one title holds the other's and a word more, but its text does not grow "
+                    "with it or, on a long page, name it (a decoration: \"Print\", a counter, "
+                    "the site's name)")
         return "neither title has a word the other lacks"
     if a.weak or b.weak or a.short or b.short:
         return "the titles differ, but the pages are not in one template"
