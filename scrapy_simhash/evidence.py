@@ -654,8 +654,12 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     one title holds the other's and a word more, its text growing with it (:func:`_title_grows`)."""
     if same_site is not True:
         return False
-    if not _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE):
-        return _title_grows(a, b, same_site) or _title_grows(b, a, same_site)
+    a_more, b_more = _lacks(a.title, b.title, TITLE_SKETCH_SIZE)
+    if a_more != b_more:  # one title holds the other's and a word more
+        more, less = (a, b) if a_more else (b, a)
+        return _title_grows(more, less, same_site)
+    if not a_more:  # the same words
+        return False
     if a.weak or b.weak:
         return True
     if not a.short and not b.short:
@@ -664,13 +668,12 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
 
 
 def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool:
-    """Whether ``more``'s title holds ``less``'s and a word more, and its text grows with it:
-    a variant ("Banana Walnut Bread" beside "Banana Bread", "Terms (Northern Ireland)" beside
-    "Terms (Ireland)"), not a decoration ("Print", a counter, the site's name), which comes
-    with the same text. For two long pages, laid out alike, the word is one its text names."""
-    if more.weak or less.weak or not _one_lacks(more.title, less.title, TITLE_SKETCH_SIZE):
-        return False
-    if not _grows(more, less):
+    """Whether ``more``'s title, which holds ``less``'s and a word more, is another page's: its
+    text grows with it, as a variant's does ("Banana Walnut Bread" beside "Banana Bread",
+    "Terms (Northern Ireland)" beside "Terms (Ireland)"), where a decoration ("Print", a
+    counter, the site's name) comes with the same text. For two long pages, laid out alike,
+    the word is one its text names."""
+    if more.weak or less.weak or not _grows(more, less):
         return False
     if not more.short and not less.short:
         return laid_out_alike(more, less) and _names_another(more, less)
@@ -751,26 +754,22 @@ def _two_chromes(a: Evidence, b: Evidence) -> bool:
     return jaccard(a.chrome, a.chrome_size, b.chrome, b.chrome_size) < MAX_FOREIGN_CHROME_JACCARD
 
 
-def _one_lacks(more: np.ndarray | None, less: np.ndarray | None, k: int) -> bool:
-    """Whether bottom-``k`` sketch ``more`` holds every value of ``less`` and one more (within
-    the smallest ``k`` of both)."""
-    if more is None or less is None:
-        return False
-    smallest = np.union1d(more, less)[:k]
-    in_more, in_less = np.isin(smallest, more), np.isin(smallest, less)
-    return bool((in_more & ~in_less).any() and not (in_less & ~in_more).any())
+def _lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> tuple[bool, bool]:
+    """Whether bottom-``k`` sketch ``a`` has a value ``b`` lacks, and ``b`` one ``a`` lacks
+    (within the smallest ``k`` of both, where a sketch holds every value of its set); (False,
+    False) when either is not known."""
+    if a is None or b is None:
+        return False, False
+    smallest = np.union1d(a, b)[:k]
+    in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
+    return bool((in_a & ~in_b).any()), bool((in_b & ~in_a).any())
 
 
 def _each_lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> bool:
     """Whether each of two bottom-``k`` sketches (figures, title words) has a value the other
-    lacks (within the smallest ``k`` of both, where a sketch holds every value of its set). A
-    value on one side only (a date the template adds, "Print" before a title) is no such
-    difference."""
-    if a is None or b is None:
-        return False
-    smallest = np.union1d(a, b)[:k]
-    in_a, in_b = np.isin(smallest, a), np.isin(smallest, b)
-    return bool((in_a & ~in_b).any() and (in_b & ~in_a).any())
+    lacks (see :func:`_lacks`). A value on one side only (a date the template adds, "Print"
+    before a title) is no such difference."""
+    return all(_lacks(a, b, k))
 
 
 def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

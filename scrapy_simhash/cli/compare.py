@@ -132,8 +132,7 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if a.title is None or b.title is None:
         return "titles not compared (a side has none)"
     if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
-        if ev._one_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE) or ev._one_lacks(
-                b.title, a.title, ev.TITLE_SKETCH_SIZE):
+        if any(ev._lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE)):
             return ("one title holds the other's and a word more, but its text does not grow "
                     "with it or, on a long page, name it (a decoration: \"Print\", a counter, "
                     "the site's name)")
