@@ -152,7 +152,7 @@ class Detector(ABC):
         signature = self.signature(extraction.text)
         if signature is None:
             return Signed(None)
-        main, words, text_words, figures = ev.text_hashes(extraction.text)
+        main, words, text_words, main_figures = ev.text_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
@@ -162,7 +162,7 @@ class Detector(ABC):
             title, named = ev.named_title(extraction.declared_title, named_by)
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
-                                                np.union1d(figures, rest_figures)))
+                                                np.union1d(main_figures, rest_figures)))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -173,11 +173,15 @@ class Detector(ABC):
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title))
-        content, _, _, content_figures = ev.text_hashes(extraction.content_text())
+        content_text = extraction.content_text()
+        content, _, _, content_figures = ev.text_hashes(content_text)
+        content_figures = np.union1d(content_figures, ev.numeral_hashes(content_text))
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
-        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title))
+        marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
+                             ev.heading_hashes(extraction.heading))
+        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

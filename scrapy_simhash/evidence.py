@@ -90,6 +90,13 @@ MAX_FOREIGN_CHROME_CONTAINMENT = 0.5
 CHROME_SKETCH_SIZE = 32
 #: The figures of a short main text kept (the smallest hashes of its words with a digit).
 FIGURES_SKETCH_SIZE = 16
+#: The bits of each of the two sets a short main text's marks hold (:func:`mark_bits`): its
+#: figures and its heading's words, one bit each (every figure counts, where a sketch keeps a
+#: few, and a page's shipping terms would crowd out its capacity).
+MARK_BITS = 256
+#: Two short main texts are two when each has this many figures the other lacks (one is a
+#: counter's: "17 people are looking at this"), or a word of its heading the other's lacks.
+MIN_OWN_FIGURES = 2
 #: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
 TITLE_SKETCH_SIZE = 32
@@ -123,6 +130,7 @@ _FIGURES = 4
 _TITLE = 8
 _NAMED = 16
 _LONG_REST = 32
+_MARKS = 64
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -177,6 +185,16 @@ _JOINERS = np.array([ord(c) for c in ".,:/-_"], dtype=_U32)
 _PAIR = _U64(0x2F)  # the third "word" of a joined pair's hash (a constant)
 
 
+#: Numerals of scripts written without spaces ("二十三度", "三月十一日"): a run of two or more is
+#: a figure, as a run of digits is; one alone only before a unit of _CJK_UNITS ("五度", "六级"),
+#: and never 一, which is too often a word of its own (一个, 统一, 一天).
+_CJK_NUMERALS = np.array([ord(c) for c in "〇零一二三四五六七八九十百千万亿两"], dtype=_U32)
+_CJK_UNITS = np.array(
+    [ord(c) for c in "度月日号號时時点點秒年岁歳歲元円级級天周週届屆期名层層楼樓倍"], dtype=_U32)
+_ONE = ord("一")
+_EMPTY = np.empty(0, dtype=_U64)
+
+
 @lru_cache(maxsize=1)
 def _digits() -> np.ndarray:
     chars = "".join(map(chr, range(0x10000)))
@@ -216,6 +234,38 @@ def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
         return np.unique(words[figure])
     pairs = gram_hashes(words[:-1][joined], words[1:][joined], _PAIR)
     return np.unique(np.concatenate((words[figure], pairs)))
+
+
+def numeral_hashes(text: str) -> np.ndarray:
+    """The distinct hashes of the numbers ``text`` writes in CJK numerals (see
+    :data:`_CJK_NUMERALS`), figures of a short text beside those :func:`text_hashes` finds. (A
+    long text's are left out: its prose has them in words, 一两年, which an edit changes.)"""
+    codes, starts, ends, _ = _folded_words(text)
+    return np.unique(_numeral_runs(codes, starts, ends)) if len(starts) else _EMPTY
+
+
+def _numeral_runs(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The hashes of a text's CJK numbers (see :data:`_CJK_NUMERALS`), each hashed as one word:
+    a run of two numerals or more, or one numeral and the unit after it."""
+    numeral = (ends - starts == 1) & np.isin(codes[starts], _CJK_NUMERALS)
+    if not numeral.any():
+        return _EMPTY
+    # a numeral that follows another one directly continues its run
+    follows = np.zeros(len(starts), dtype=bool)
+    follows[1:] = numeral[1:] & numeral[:-1] & (starts[1:] == ends[:-1])
+    first = numeral & ~follows
+    last = numeral & ~np.append(follows[1:], False)
+    run_starts, run_ends = starts[first], ends[last]
+    single = run_ends - run_starts == 1
+    unit = np.zeros(len(run_starts), dtype=bool)
+    has_next = single & (run_ends < len(codes))
+    unit[has_next] = np.isin(codes[run_ends[has_next]], _CJK_UNITS)
+    unit &= codes[run_starts] != _ONE
+    run_ends = run_ends + unit  # the unit goes with its numeral
+    keep = ~single | unit
+    if not keep.any():
+        return _EMPTY
+    return segment_hashes(codes.view(np.uint8), run_starts[keep] * 4, run_ends[keep] * 4)
 
 
 #: A title's words: each CJK ideograph or kana alone, else runs of word characters.
@@ -329,6 +379,13 @@ def text_title(text: str) -> np.ndarray | None:
     return title_hashes(text[:end]) if end >= 0 else None
 
 
+def heading_hashes(heading: str) -> np.ndarray:
+    """The distinct hashes of the words of a main text's heading: "Grade 9" and "Grade 12" head
+    two pages although the 12 is in the other's dates too, "Trail Runner 3 - Red" and "- Forest
+    Green" two variants beside one description."""
+    return np.unique(_folded_words(heading)[3]) if heading else _EMPTY
+
+
 def figure_hashes(text: str) -> np.ndarray:
     """The sketch (:data:`FIGURES_SKETCH_SIZE`) of the distinct words of ``text`` (case folded)
     that hold a digit: prices, SKUs, dates, scores."""
@@ -378,6 +435,16 @@ def _shingles(words: np.ndarray) -> tuple[np.ndarray, int]:
     return np.unique(grams), len(words)
 
 
+def mark_bits(figures: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """A short main text's marks: the sets of its figures' and its heading's word hashes, each as
+    :data:`MARK_BITS` bits (the top bits of a hash pick its bit), in uint32 words."""
+    bits = np.zeros((2, MARK_BITS), dtype=bool)
+    shift = _U64(64 - MARK_BITS.bit_length() + 1)
+    for row, hashes in enumerate((figures, heading)):
+        bits[row, (hashes >> shift).astype(np.intp)] = True
+    return np.packbits(bits, bitorder="little").view("<u4").astype(_U32)
+
+
 def sketch(hashes: np.ndarray, k: int = SKETCH_SIZE) -> np.ndarray:
     """The bottom-k sketch of sorted distinct hashes: the ``k`` smallest distinct top-32-bit
     values, sorted."""
@@ -415,6 +482,9 @@ class Evidence:
     long_rest_size: int = 0
     layout: np.ndarray | None = None
     layout_size: int = 0
+    # a short main text: its figures and its heading's words (:func:`mark_bits`; None: not
+    # known)
+    marks: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -443,9 +513,11 @@ class Evidence:
         title = self.title is not None
         named = title and self.named is not None and long
         long_rest = self.long_rest is not None and self.layout is not None and long
+        marks = self.marks is not None and self.short
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
                  | (_FIGURES if figures else 0) | (_TITLE if title else 0)
-                 | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0))
+                 | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0)
+                 | (_MARKS if marks else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -461,6 +533,8 @@ class Evidence:
             parts += [_COUNT.pack(self.long_rest_size), self.long_rest.astype("<u4").tobytes(),
                       _COUNT.pack(self.layout_size),
                       self.layout.astype("<u4").tobytes()]
+        if marks:  # (last: evidence stored without them reads as before)
+            parts.append(self.marks.astype("<u4").tobytes())
         return b"".join(parts)
 
     @classmethod
@@ -496,6 +570,15 @@ class Evidence:
             layout, layout_size, end = _sized_sketch(data, end, LAYOUT_SKETCH_SIZE)
             if long_rest is None or layout is None:
                 return None
+        marks = None
+        if flags & _MARKS:
+            if not flags & _SHORT:
+                return None
+            length = 2 * MARK_BITS // 8
+            if len(data) < end + length:
+                return None
+            marks = np.frombuffer(data, dtype="<u4", count=length // 4, offset=end).astype(_U32)
+            end += length
         if version != EVIDENCE_VERSION or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
@@ -508,7 +591,8 @@ class Evidence:
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
-                   rest_size, values[ends[1] : ends[2]], chrome_size, figures, title)
+                   rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
+                   marks=marks)
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
@@ -567,11 +651,14 @@ def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
-             figures: np.ndarray | None = None, title: np.ndarray | None = None) -> Evidence:
+             figures: np.ndarray | None = None, title: np.ndarray | None = None,
+             marks: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
-    figures of the two (:func:`figure_hashes`) and the page's title (:func:`title_hashes`)."""
+    figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`) and
+    the main text's marks (:func:`mark_bits`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
-                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title)
+                    sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
+                    marks=marks)
 
 
 def is_weak(words: int, is_article: bool) -> bool:
@@ -629,15 +716,30 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
             max(a.words, b.words) >= SHORT_WORDS
             and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
         )
+    if _marks_part(a, b, same_site):
+        return False  # another heading, or other figures in one template, in the text itself
     if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
     if titles_part(a, b, same_site):
         return False  # another title in one template: another page
+    if (same_site is True and _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE)
+            and not _nearly_within(a, b)):
+        # another title in another template of the site (a product page, another one's quick
+        # view): the same only as a copy is, nearly all of one text in the other, not two
+        # products' short texts beside one long shared story
+        return False
     if min(a.rest_size, b.rest_size) < MIN_REST:
         return True  # next to nothing beside the main text on one of them (a print version)
     if _same(a.rest, a.rest_size, b.rest, b.rest_size, MIN_REST_CONTAINMENT):
         return True
     return _foreign(a, b, same_site)
+
+
+def _nearly_within(a: Evidence, b: Evidence) -> bool:
+    """Whether nearly all of the smaller main text's 3-grams are in the other's (at least
+    :data:`MIN_REST_CONTAINMENT`), as a copy's are."""
+    j = jaccard(a.sketch, a.size, b.sketch, b.size)
+    return containment(j, a.size, b.size) >= MIN_REST_CONTAINMENT
 
 
 def other_figures(a: Evidence, b: Evidence) -> bool:
@@ -772,6 +874,29 @@ def _each_lacks(a: np.ndarray | None, b: np.ndarray | None, k: int) -> bool:
     return all(_lacks(a, b, k))
 
 
+def _marks_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether the marks (:func:`mark_bits`) of two short main texts make them two: each one's
+    heading has a word the other's lacks, or, in one template, each has
+    :data:`MIN_OWN_FIGURES` figures the other lacks (in two, the texts' ends differ: a print
+    version's has the price, its page's the shipping terms); False when either is not known."""
+    if a.marks is None or b.marks is None:
+        return False
+    half = MARK_BITS // 32
+
+    def own(part: slice) -> int:
+        one = np.unpackbits((a.marks[part] & ~b.marks[part]).view(np.uint8)).sum()
+        other = np.unpackbits((b.marks[part] & ~a.marks[part]).view(np.uint8)).sum()
+        return int(min(one, other))
+
+    headings = slice(half, None)
+    if own(headings) and (same_site is True or (a.marks[headings] & b.marks[headings]).any()):
+        # (on two sites, headings of one kind, "Tokyo weather" and "Sapporo weather", not two
+        # sites' names, which a page without a heading of its own may open with)
+        return True
+    return (own(slice(0, half)) >= MIN_OWN_FIGURES and not _two_chromes(a, b)
+            and not _foreign(a, b, same_site))
+
+
 def _foreign(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two short pages whose rests differ are the same text in two templates: their
     rests have nothing in common, and they are on two hosts, or their chromes differ too: both
@@ -815,3 +940,30 @@ def same_site(url_a: str | None, url_b: str | None) -> bool | None:
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+#: A version as a URL names it: a whole path segment or query value such as "2.0", "1.10.3", "v3".
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+|v\d+", re.IGNORECASE)
+
+
+def url_versions(url: str) -> frozenset[str]:
+    """The versions ``url``'s path segments and query values name (see :data:`_VERSION`)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return frozenset()
+    # (a campaign's values name its variants: utm_content=v2)
+    values = parts.path.split("/") + [
+        v for k, v in parse_qsl(parts.query) if not k.lower().startswith(("utm_", "ref"))]
+    return frozenset(v.lower() for v in values if _VERSION.fullmatch(v))
+
+
+def other_versions(url_a: str | None, url_b: str | None) -> bool:
+    """Whether two URLs of one site each name a version the other's lacks (a page of the docs
+    of two releases, an API reference's ``?view=v3``): two pages however alike their texts,
+    and the links of each lead to its own release's pages."""
+    if not url_a or not url_b or not same_site(url_a, url_b):
+        return False
+    a, b = url_versions(url_a), url_versions(url_b)
+    return bool(a - b) and bool(b - a)

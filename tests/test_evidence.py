@@ -478,6 +478,7 @@ def test_bytes_round_trip_and_refuse_other_versions():
     for original in (evidence(PYTHON_A), evidence("short text", weak=True),
                      short(SHELL, PYTHON_B), short(KETTLE.format(price=1, sku=2), ""),
                      titled(SHELL, "Oak dining chair | Lumen Home", "165 GBP"),
+                     marked("Summit bottle\n" + SHELL + "500ml", heading="Summit bottle"),
                      ev.of_hashes(ev.shingle_hashes("Access denied")[0], 2, True,
                                   ev.title_hashes("Access denied | Lumen"))):
         data = original.to_bytes()
@@ -537,3 +538,88 @@ def test_same_site_compares_hosts():
     assert ev.same_site("https://a.example:443/x", "https://a.example/y") is True
     assert ev.same_site("item-3", "https://a.example/x") is None
     assert ev.same_site(None, "https://a.example/x") is None
+
+
+def test_urls_of_one_site_naming_two_versions_are_two_pages():
+    assert ev.url_versions("https://d.example/docs/2.0/logging/?view=v3") == {"2.0", "v3"}
+    assert ev.other_versions("https://d.example/docs/2.0/a/", "https://d.example/docs/1.1/a/")
+    assert ev.other_versions("https://d.example/a?view=v1", "https://d.example/a?view=v3")
+    # the latest release under a name, an id, a campaign's variant: no version of each side
+    assert not ev.other_versions("https://d.example/docs/latest/a/", "https://d.example/docs/2.0/a/")
+    assert not ev.other_versions("https://d.example/story/123", "https://d.example/story/456")
+    assert not ev.other_versions("https://d.example/a?utm_content=v1", "https://d.example/a?utm_content=v2")
+    # on two sites a version names nothing of the other's
+    assert not ev.other_versions("https://a.example/2.0/x", "https://b.example/1.0/x")
+    assert not ev.other_versions(None, "https://d.example/2.0/x")
+
+
+def test_numbers_in_cjk_numerals_are_figures():
+    def count(text: str) -> int:
+        return len(ev.numeral_hashes(text))
+
+    assert count("最高气温二十三度，最低气温十六度") == 2
+    assert count("三月十一日") == 2  # 三月 (a numeral and its unit), 十一
+    assert count("偏东风二到三级") == 1  # 三级; 二 alone is no number
+    assert count("一个统一的标准") == 0  # 一 alone is a word
+    assert not np.array_equal(ev.numeral_hashes("二十三度"), ev.numeral_hashes("二十六度"))
+
+
+def marked(main: str, heading: str = "", rest: str = "", chrome: str = CHROME) -> ev.Evidence:
+    """A short page's evidence with its marks (its main text's figures and heading's words)."""
+    main_hashes, words, _, figures = ev.text_hashes(main)
+    figures = np.union1d(figures, ev.numeral_hashes(main))
+    return ev.of_short(main_hashes, words, ev.shingle_hashes(rest)[0],
+                       ev.shingle_hashes(chrome)[0], ev.figure_hashes(f"{main}\n{rest}"),
+                       marks=ev.mark_bits(figures, ev.heading_hashes(heading)))
+
+
+FORECAST = ("江城天气预报\n市气象台发布三月{day}日天气预报：今天白天多云，偏东风二到三级，"
+            "最高气温{high}度；今天夜间最低气温{low}度。请市民注意天气变化，合理安排出行。"
+            "【免责声明】本预报由市气象台提供，仅供参考。如遇灾害性天气，请以气象部门发布的"
+            "预警信息为准。")
+SHIPPING = ("Orders before 2pm ship the same day. Delivery takes 2-4 days, free over $50; express "
+            "$9.90 (order by 11am, 1-day). Returns within 30 days, refunds within 5 days; EU 3-5 "
+            "days, UK 4-6 days, US 5-8 days, CH 6-9 days; call 1-800-555-0199, 24/7, 365 days. ")
+
+
+def test_short_texts_with_other_figures_are_two_however_many_they_share():
+    # a forecast in Chinese numerals: no digit anywhere
+    one = marked(FORECAST.format(day="十一", high="二十三", low="十六"))
+    other = marked(FORECAST.format(day="十二", high="二十六", low="十八"))
+    assert not ev.confirms(one, other, same_site=True)
+    # a capacity among more shared figures than a sketch of figures keeps
+    bottle = "Summit bottle. Capacity {0}. Height {1}. Weight {2}. " + SHIPPING
+    small = marked(bottle.format("500ml", "24cm", "310g"))
+    large = marked(bottle.format("1L", "31cm", "450g"))
+    assert not ev.confirms(small, large, same_site=True)
+    # a counter ("17 people are looking") is one figure: a copy with another count is the same
+    counted = "Summit bottle. {0} people are looking at this. " + SHIPPING
+    assert ev.confirms(marked(counted.format(11)), marked(counted.format(17)), same_site=True)
+    # another heading over the same text: another page, on one site or, as headings of one
+    # kind, on two (a mirror's forecast of another city)
+    text = "\nThe Trail Runner 3 is our lightest trail shoe yet, with a breathable mesh upper. " * 3
+    red = marked("Trail Runner 3 Red" + text, heading="Trail Runner 3 Red")
+    green = marked("Trail Runner 3 Forest Green" + text, heading="Trail Runner 3 Forest Green")
+    assert not ev.confirms(red, green, same_site=True)
+    assert not ev.confirms(red, green, same_site=False)
+    assert ev.confirms(red, marked("Trail Runner 3 Red" + text, heading="Trail Runner 3 Red"),
+                       same_site=False)
+    # two sites' names share no word: not headings of one kind
+    herald = marked("Harbour Herald" + text, heading="Harbour Herald", rest="Read more")
+    daily = marked("Coast Daily" + text, heading="Coast Daily", rest="Sign up", chrome=OTHER_CHROME)
+    assert ev.confirms(herald, daily, same_site=False)
+
+
+def test_titles_of_one_site_in_two_templates_need_nearly_one_text():
+    story = ("Nordwind was born in 1987 in a small workshop at the foot of the Alps, where two "
+             "climbing friends began sewing rucksacks for their own expeditions. We still design "
+             "every product in our studio and test it on the same mountains. ") * 2
+    mug_text = f"Enamel camp mug. A 350 ml enamel mug for campfire and dishwasher. {story}"
+    mug = titled(mug_text, "Enamel camp mug | Nordwind")
+    # another product's quick view, in a template of its own, sharing the brand's story
+    beanie = titled(f"Merino beanie. Soft merino that does not itch. {story}", "Merino beanie",
+                    chrome=OTHER_CHROME)
+    assert not ev.confirms(mug, beanie, same_site=True)
+    # the mug's print version: another title's decoration, nearly all of the same text
+    printed = titled(mug_text, "Enamel camp mug (Print)", chrome=OTHER_CHROME)
+    assert ev.confirms(mug, printed, same_site=True)

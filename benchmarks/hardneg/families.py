@@ -21,6 +21,7 @@ from . import (
     names,
     notices,
     shared_text,
+    short_marks,
     subset_titles,
     templated,
 )
@@ -53,6 +54,9 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "notices_ja": notices.notices_ja,
     "notices_ko": notices.notices_ko,
     "job_ads_zh": notices.job_ads_zh,
+    "forecasts_zh": short_marks.forecasts_zh,
+    "spec_variants": short_marks.spec_variants,
+    "docs_releases": short_marks.docs_releases,
     "entity_books": entities.entity_books,
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,

@@ -42,8 +42,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print(f"distance     {_distance_text(detector, a.signature, b.signature)}")
         same_site = ev.same_site(args.url_a, args.url_b)
-        duplicate = detector.is_duplicate(a, b, same_site)
-        if detector.within_threshold(a.signature, b.signature) and not duplicate:
+        versions = ev.other_versions(args.url_a, args.url_b)
+        duplicate = not versions and detector.is_duplicate(a, b, same_site)
+        if versions:
+            print("evidence     not compared: the URLs name two versions of a page (each one "
+                  "a version the other lacks)")
+        elif detector.within_threshold(a.signature, b.signature) and not duplicate:
             print(f"evidence     {_within_text(detector, a.signature, b.signature)} but the "
                   f"evidence says distinct: {refusal(a.evidence, b.evidence, same_site)}")
         elif duplicate and a.evidence is not None and b.evidence is not None:

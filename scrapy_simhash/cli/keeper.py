@@ -80,6 +80,8 @@ class ClusterKeeper:
         url = url or _as_url(key)
         for candidate, evidence in zip(candidates, stored, strict=True):
             other = self._urls.get(candidate.key) or _as_url(candidate.key)
+            if ev.other_versions(url, other):
+                continue
             if evidence is not None and self.detector.confirms(
                 record.evidence, evidence, ev.same_site(url, other)
             ):

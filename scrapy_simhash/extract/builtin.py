@@ -1225,6 +1225,22 @@ class Extraction:
         heading = first_heading(self.page) if self.page is not None else ""
         return f"{self.declared_title}\n{heading}".strip() if heading else self.declared_title
 
+    @property
+    def heading(self) -> str:
+        """The main text's first line when it is an ``<h1>`` of the page's (not in its chrome),
+        else "": the main text's own name, where a ``<title>`` often names the site, and so does
+        the ``<h2>`` of a logo that a page without a heading of its own may open with."""
+        page, article = self.page, self.article
+        line = self.text.partition("\n")[0]
+        if page is None or article is None or not line or len(line) > HEADLINE_MAX_CHARS:
+            return ""
+        for index, tag in enumerate(page.node_tag):
+            if tag == "h1" and article.hints[index] != NEGATIVE and _heading_text(
+                page.block_text, page.node_start[index], page.node_end[index], {}
+            ) == line:
+                return line
+        return ""
+
     def page_text(self, max_chars: int = DEFAULT_MAX_CHARS, titled: bool = True) -> str:
         """All visible text of the page, one block per line (the title first, if ``titled``)."""
         if self.page is None:

@@ -203,10 +203,12 @@ def test_a_stored_index_confirms_against_the_evidence_of_an_earlier_run(workdir:
     assert [json.loads(line)["url"] for line in (workdir / "kept2.jsonl").open()] == [PAGE_2]
 
 
-def compare_first_two(workdir: Path, family, urls: bool = True):
+def compare_first_two(workdir: Path, family, urls: bool = True, rename=None):
     """``scrapy-simhash compare`` on a hard-negative family's first two pages (given their URLs
-    when ``urls``)."""
+    when ``urls``, each passed through ``rename`` when given)."""
     (url_a, a), (url_b, b) = family()[:2]
+    if rename is not None:
+        url_a, url_b = rename(url_a), rename(url_b)
     (workdir / "a.html").write_text(a, encoding="utf-8")
     (workdir / "b.html").write_text(b, encoding="utf-8")
     given = ["--url-a", url_a, "--url-b", url_b] if urls else []
@@ -237,9 +239,21 @@ def test_compare_says_when_the_titles_of_long_pages_make_two(workdir: Path):
 def test_compare_says_when_the_figures_of_long_pages_make_two(workdir: Path):
     from benchmarks.hardneg.inline_figures import versioned_install
 
-    one_site = compare_first_two(workdir, versioned_install)
+    # the version only in the commands: its URL names a release ("/docs/v3.2.0/") in letters
+    one_site = compare_first_two(
+        workdir, versioned_install,
+        rename=lambda url: re.sub(r"/v([\d.]+)/", lambda m: "/r" + m[1].replace(".", "-") + "/",
+                                  url))
     assert "each has a figure the other lacks" in one_site.stdout
     assert "verdict      different" in one_site.stdout
+
+
+def test_compare_says_when_the_urls_name_two_versions(workdir: Path):
+    from benchmarks.hardneg.inline_figures import versioned_install
+
+    result = compare_first_two(workdir, versioned_install)
+    assert "the URLs name two versions" in result.stdout
+    assert "verdict      different" in result.stdout
 
 
 def _vacancies_without_figures():
