@@ -94,8 +94,8 @@ FIGURES_SKETCH_SIZE = 16
 #: figures and its heading's words, one bit each (every figure counts, where a sketch keeps a
 #: few, and a page's shipping terms would crowd out its capacity).
 MARK_BITS = 256
-#: Two short main texts are two when each has this many figures the other lacks (one is a
-#: counter's: "17 people are looking at this"), or a word of its heading the other's lacks.
+#: Two short main texts of one template are two when each has this many figures the other lacks
+#: (one is a counter's: "17 people are looking at this"); see :func:`_marks_part`.
 MIN_OWN_FIGURES = 2
 #: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
@@ -188,11 +188,12 @@ _PAIR = _U64(0x2F)  # the third "word" of a joined pair's hash (a constant)
 #: Numerals of scripts written without spaces ("二十三度", "三月十一日"): a run of two or more is
 #: a figure, as a run of digits is; one alone only before a unit of _CJK_UNITS ("五度", "六级"),
 #: and never 一, which is too often a word of its own (一个, 统一, 一天).
-_CJK_NUMERALS = np.array([ord(c) for c in "〇零一二三四五六七八九十百千万亿两"], dtype=_U32)
+_CJK_NUMERALS = np.array([ord(c) for c in "〇零一二三四五六七八九十百千万萬亿億两兩"], dtype=_U32)
 _CJK_UNITS = np.array(
     [ord(c) for c in "度月日号號时時点點秒年岁歳歲元円级級天周週届屆期名层層楼樓倍"], dtype=_U32)
 _ONE = ord("一")
 _EMPTY = np.empty(0, dtype=_U64)
+_EMPTY.setflags(write=False)
 
 
 @lru_cache(maxsize=1)
@@ -941,8 +942,11 @@ def same_site(url_a: str | None, url_b: str | None) -> bool | None:
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
-#: A version as a URL names it: a whole path segment or query value such as "2.0", "1.10.3", "v3".
-_VERSION = re.compile(r"v?\d+(?:\.\d+)+|v\d+", re.IGNORECASE)
+#: A version as a URL names it: a whole path segment such as "2.0", "1.10.3" or "v3"; in a query,
+#: a value such as "v3", or any of those under a key that names a version.
+_VERSION = re.compile(r"v?\d{1,4}(?:\.\d{1,4}){1,3}|v\d{1,4}(?:\.\d{1,4}){0,3}", re.IGNORECASE)
+_PREFIXED_VERSION = re.compile(r"v\d{1,4}(?:\.\d{1,4}){0,3}", re.IGNORECASE)
+_VERSION_KEYS = frozenset(("v", "ver", "version", "release", "view"))
 
 
 def url_versions(url: str) -> frozenset[str]:
@@ -953,10 +957,16 @@ def url_versions(url: str) -> frozenset[str]:
         parts = urlsplit(url)
     except ValueError:
         return frozenset()
-    # (a campaign's values name its variants: utm_content=v2)
-    values = parts.path.split("/") + [
-        v for k, v in parse_qsl(parts.query) if not k.lower().startswith(("utm_", "ref"))]
-    return frozenset(v.lower() for v in values if _VERSION.fullmatch(v))
+    found = [v for v in parts.path.split("/") if _VERSION.fullmatch(v)]
+    for key, value in parse_qsl(parts.query):
+        key = key.lower()
+        if key.startswith(("utm_", "ref")):
+            continue  # a campaign's values name its variants: utm_content=v2
+        # other values are often numbers with dots (_ga=2.1234.5678.9, t=1700000000.123)
+        pattern = _VERSION if key in _VERSION_KEYS else _PREFIXED_VERSION
+        if pattern.fullmatch(value):
+            found.append(value)
+    return frozenset(v.lower() for v in found)
 
 
 def other_versions(url_a: str | None, url_b: str | None) -> bool:

@@ -547,7 +547,13 @@ def test_urls_of_one_site_naming_two_versions_are_two_pages():
     # the latest release under a name, an id, a campaign's variant: no version of each side
     assert not ev.other_versions("https://d.example/docs/latest/a/", "https://d.example/docs/2.0/a/")
     assert not ev.other_versions("https://d.example/story/123", "https://d.example/story/456")
-    assert not ev.other_versions("https://d.example/a?utm_content=v1", "https://d.example/a?utm_content=v2")
+    assert not ev.other_versions("https://d.example/a?utm_content=v1",
+                                 "https://d.example/a?utm_content=v2")
+    # numbers with dots in other query values are no versions (an analytics id, a timestamp)
+    assert not ev.other_versions("https://d.example/p?_ga=2.1234.5678.9",
+                                 "https://d.example/p?_ga=2.999.5678.9")
+    assert not ev.other_versions("https://d.example/p?t=1700000000.123", "https://d.example/p?t=17.5")
+    assert ev.other_versions("https://d.example/p?version=1.2", "https://d.example/p?version=1.3")
     # on two sites a version names nothing of the other's
     assert not ev.other_versions("https://a.example/2.0/x", "https://b.example/1.0/x")
     assert not ev.other_versions(None, "https://d.example/2.0/x")

@@ -729,6 +729,9 @@ class Deduplicator:
             self.stats.inc_value(f"{self._prefix}kept/template")
             return None
         if evidence is None:  # a bare signature (a detector of the user's own, say)
+            if ev.other_versions(key, nearest.key):
+                self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
+                return None
             return templates.matched(nearest, None)
         candidates = [nearest]
         if hasattr(self.index, "query"):  # (an index class of the user's own may only check)

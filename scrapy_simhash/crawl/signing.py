@@ -217,9 +217,9 @@ def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | 
     detector = detector or default_detector()
     sig_a = _crawl_signature(detector, html_a, url_a or "http://localhost/a", "html_a")
     sig_b = _crawl_signature(detector, html_b, url_b or "http://localhost/b", "html_b")
+    if other_versions(url_a, url_b):
+        return False  # two versions of a page that a site's URLs name
     if isinstance(sig_a, Signed) and isinstance(sig_b, Signed):
-        if other_versions(url_a, url_b):
-            return False
         return detector.is_duplicate(sig_a, sig_b, same_site(url_a, url_b))
     return detector.is_duplicate(sig_a, sig_b)
 
