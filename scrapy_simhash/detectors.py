@@ -173,9 +173,7 @@ class Detector(ABC):
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title))
-        content_text = extraction.content_text()
-        content, _, _, content_figures = ev.text_hashes(content_text)
-        content_figures = np.union1d(content_figures, ev.numeral_hashes(content_text))
+        content, _, _, content_figures = ev.text_hashes(extraction.content_text(), numerals=True)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)

@@ -416,14 +416,19 @@ def shingle_hashes(text: str) -> tuple[np.ndarray, int]:
     return _shingles(_folded_words(text)[3])
 
 
-def text_hashes(text: str) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+def text_hashes(text: str, numerals: bool = False
+                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
     """:func:`shingle_hashes` of ``text``, the hashes of its words (:func:`word_hashes`) and the
-    distinct hashes of its figures (its words with a digit), from one pass over its words."""
+    distinct hashes of its figures (its words with a digit, and with ``numerals`` its numbers in
+    CJK numerals: :func:`numeral_hashes`), from one pass over its words."""
     if not text:
         empty = np.empty(0, dtype=_U64)
         return empty, 0, empty, empty
     folded = _folded_words(text)
-    return (*_shingles(folded[3]), folded[3], _figure_words(*folded))
+    figures = _figure_words(*folded)
+    if numerals:
+        figures = np.union1d(figures, _numeral_runs(*folded[:3]))
+    return (*_shingles(folded[3]), folded[3], figures)
 
 
 def _shingles(words: np.ndarray) -> tuple[np.ndarray, int]:
@@ -944,8 +949,9 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 #: A version as a URL names it: a whole path segment such as "2.0", "1.10.3" or "v3"; in a query,
 #: a value such as "v3", or any of those under a key that names a version.
-_VERSION = re.compile(r"v?\d{1,4}(?:\.\d{1,4}){1,3}|v\d{1,4}(?:\.\d{1,4}){0,3}", re.IGNORECASE)
 _PREFIXED_VERSION = re.compile(r"v\d{1,4}(?:\.\d{1,4}){0,3}", re.IGNORECASE)
+_VERSION = re.compile(rf"\d{{1,4}}(?:\.\d{{1,4}}){{1,3}}|{_PREFIXED_VERSION.pattern}",
+                      re.IGNORECASE)
 _VERSION_KEYS = frozenset(("v", "ver", "version", "release", "view"))
 
 

@@ -1234,9 +1234,10 @@ class Extraction:
         line = self.text.partition("\n")[0]
         if page is None or article is None or not line or len(line) > HEADLINE_MAX_CHARS:
             return ""
+        normalized: dict[int, str] = {}  # (each block normalised once, however many <h1>s)
         for index, tag in enumerate(page.node_tag):
             if tag == "h1" and article.hints[index] != NEGATIVE and _heading_text(
-                page.block_text, page.node_start[index], page.node_end[index], {}
+                page.block_text, page.node_start[index], page.node_end[index], normalized
             ) == line:
                 return line
         return ""
