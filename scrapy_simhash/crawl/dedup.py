@@ -459,9 +459,13 @@ class Deduplicator:
         if note is not None:
             self.stats.inc_value(self._prefix + note)
 
-    def skip(self, reason: str) -> Outcome:
-        """Count a page/item that is passed through unchecked, with the reason."""
+    def skip(self, reason: str, key: str | None = None) -> Outcome:
+        """Count a page/item that is passed through unchecked, with the reason; with ``key``
+        (the page or item kept), also say so at DEBUG."""
         self.stats.inc_value(f"{self._prefix}skipped/{reason}")
+        if key is not None:
+            logger.debug("Simhash: kept %s %s unchecked (%s)", self.kind, key, reason,
+                         extra={"crawler": self.crawler})
         return Outcome(SKIPPED, reason=reason)
 
     def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
@@ -550,7 +554,7 @@ class Deduplicator:
         """
         signed = self._signed(fingerprint, seconds)
         if signed.signature is None:
-            return self.skip("too_short")
+            return self.skip("too_short", key)
         self.stats.inc_value(f"{self._prefix}checked")
         if self.like_not_content(signed.signature):
             return self._kept_not_content(signed.signature)
@@ -573,7 +577,7 @@ class Deduplicator:
         been applied), and its page is decided once, by the policy."""
         signed = self._signed(fingerprint, seconds)
         if signed.signature is None:
-            return self.skip("too_short")
+            return self.skip("too_short", key)
         self.stats.inc_value(f"{self._prefix}checked")
         if self.like_not_content(signed.signature):
             return self._kept_not_content(signed.signature)

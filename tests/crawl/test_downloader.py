@@ -91,6 +91,15 @@ def test_skipped_responses_pass_untouched_and_are_counted(build, response, reaso
     assert not stats.get_value("simhash/pages/dropped")
 
 
+def test_a_page_too_short_to_check_is_named_at_debug(build, caplog):
+    middleware, _ = build()
+    caplog.set_level("DEBUG", logger="scrapy_simhash")
+    process(middleware, page("http://a.test/short", "Too short."))
+    assert [r.getMessage() for r in caplog.records if "unchecked" in r.getMessage()] == [
+        "Simhash: kept page http://a.test/short unchecked (too_short)"
+    ]
+
+
 def test_dont_simhash_does_not_store_the_page(build):
     middleware, _ = build()
     process(middleware, page("http://a.test/1", ARTICLE, meta={"dont_simhash": True}))
