@@ -54,6 +54,7 @@ from functools import lru_cache
 import numpy as np
 
 from scrapy_simhash.simhash import segment_hashes
+from scrapy_simhash.text.tokenize import MARK_CLASS, MARK_RANGES
 
 #: Changes whenever the bytes of a sketch change (stored with a crawl's index).
 EVIDENCE_VERSION = 1
@@ -138,20 +139,33 @@ _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
 
 #: Scripts written without spaces, where each character is a word: kana, CJK ideographs.
 _SPACELESS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+#: Scripts written without spaces whose letters carry combining vowel signs: Thai, Lao,
+#: Myanmar, Khmer. Each letter with its marks is a word (หมี and หมู: two letters each, the
+#: second one differing), as each ideograph is; a run up to the next space would make a whole
+#: phrase one word, which a copy's edit of one letter changes.
+_CLUSTERED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
 
 
 @lru_cache(maxsize=1)
-def _char_classes() -> tuple[np.ndarray, np.ndarray]:
-    """For every BMP code point: is it part of a word, and is it a word on its own (CJK
-    ideographs, kana: scripts written without spaces)."""
+def _char_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every BMP code point: is it part of a word, is it a word on its own (with the
+    combining marks after it: CJK ideographs, kana, the letters of :data:`_CLUSTERED`), and is
+    it a combining mark."""
     chars = "".join(map(chr, range(0x10000)))
     word = np.fromiter((c.isalnum() for c in chars), dtype=bool, count=0x10000)
+    digit = np.fromiter((c.isdecimal() for c in chars), dtype=bool, count=0x10000)
+    mark = np.zeros(0x10000, dtype=bool)
+    for low, high in MARK_RANGES:
+        mark[low : min(high, 0xFFFF) + 1] = True
     single = np.zeros(0x10000, dtype=bool)
     for low, high in _SPACELESS:
         single[low : high + 1] = True
+    mark[single] = False  # (kana's voicing marks are kana)
+    for low, high in _CLUSTERED:
+        single[low : high + 1] = word[low : high + 1] & ~digit[low : high + 1]
     word |= single
     word[0xD800:0xE000] = False  # lone surrogates
-    return word, single
+    return word, single, mark
 
 
 def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -166,17 +180,32 @@ def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each word of ``codes`` starts and ends (see :func:`word_hashes`)."""
-    word_table, single_table = _char_classes()
+    word_table, single_table, mark_table = _char_classes()
     astral = codes > 0xFFFF
     bmp = np.where(astral, 0, codes)
     word = word_table[bmp] | astral  # astral planes: mostly letters and ideographs
     single = single_table[bmp] | (codes >= 0x20000)
-    # a word starts where a word character follows a non-word one, and ends before one; a
-    # character that is a word on its own starts and ends one
-    cut = np.ones(len(codes) + 2, dtype=bool)
-    cut[1:-1] = ~word | single
-    starts = np.flatnonzero(word & (cut[:-2] | single))
-    ends = np.flatnonzero(word & (cut[2:] | single)) + 1
+    mark = mark_table[bmp]
+    attached = np.zeros(len(codes) + 1, dtype=bool)  # (one more: "the next" of the last)
+    alone = single  # the characters (and marks) in a word of one character
+    if mark.any():
+        # a combining mark is part of the word it follows: Devanagari's and Bengali's vowel
+        # signs are inside words (कुर्ता and कुर्ती are two words, not the same pieces); one
+        # after no letter (an emoji's variation selector) is no word
+        positions = np.arange(len(codes))
+        base = np.maximum(np.maximum.accumulate(np.where(mark, -1, positions)), 0)
+        attached[:-1] = mark & word[base] & ~mark[base]
+        word = word | attached[:-1]
+        alone = single | (attached[:-1] & single[base])
+    # a word starts at a word character (not a mark) after a non-word one or a word of one
+    # character, or at a character that is a word on its own; it ends before the next start
+    # or non-word character
+    ended = np.ones(len(codes) + 1, dtype=bool)  # [i]: what comes before code point i ends
+    ended[1:] = ~word | alone
+    starts = np.flatnonzero(word & ~attached[:-1] & (ended[:-1] | single))
+    following = np.ones(len(codes) + 1, dtype=bool)  # [i]: code point i is no word's middle
+    following[:-1] = ~word | single
+    ends = np.flatnonzero(word & (following[1:] | (alone & ~attached[1:]))) + 1
     return starts, ends
 
 
@@ -269,15 +298,19 @@ def _numeral_runs(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
     return segment_hashes(codes.view(np.uint8), run_starts[keep] * 4, run_ends[keep] * 4)
 
 
-#: A title's words: each CJK ideograph or kana alone, else runs of word characters.
+#: A title's words, as :func:`_word_bounds` reads a text: each CJK ideograph or kana alone,
+#: each letter of :data:`_CLUSTERED` with its marks, else runs of word characters with the
+#: combining marks after them.
 _SPACELESS_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _SPACELESS)
-_TITLE_WORD = re.compile(f"[{_SPACELESS_CLASS}]|[^\\W{_SPACELESS_CLASS}]+")
+_CLUSTERED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _CLUSTERED)
+_TITLE_CHAR = f"(?:[^\\W{_SPACELESS_CLASS}{_CLUSTERED_CLASS}]|\\d)"
+_TITLE_RUN = f"{_TITLE_CHAR}(?:{_TITLE_CHAR}|[{MARK_CLASS}])*"
+_TITLE_WORD = re.compile(f"[{_SPACELESS_CLASS}]|(?![\\d{MARK_CLASS}])(?=\\w)[{_CLUSTERED_CLASS}]"
+                         f"[{MARK_CLASS}]*|{_TITLE_RUN}")
 #: Words that code, versions and dates join without a space ("client.get_object", "2.3.10",
 #: "2025-03-12", "mg-10-red"), one title word beside their parts: "2.3.1" is not "2.3.11"
 #: although each one's parts are the other's.
-_TITLE_COMPOUND = re.compile(
-    f"[^\\W{_SPACELESS_CLASS}]+(?:[./_-][^\\W{_SPACELESS_CLASS}]+)+"
-)
+_TITLE_COMPOUND = re.compile(f"{_TITLE_RUN}(?:[./_-]{_TITLE_RUN})+")
 
 
 _APOSTROPHES = str.maketrans("", "", "'\u2019")

@@ -56,6 +56,30 @@ def test_numbers_and_cjk_characters_are_words():
     assert not np.array_equal(one, other)
 
 
+def words_of(text: str) -> list[str]:
+    _, starts, ends, _ = ev._folded_words(text)
+    folded = text.casefold()
+    return [folded[start:end] for start, end in zip(starts, ends, strict=True)]
+
+
+def test_words_keep_their_combining_marks():
+    # vowel signs are inside words: कुर्ता and कुर्ती were both क, र, त
+    assert words_of("सफ़ेद कुर्ता और कुर्ती") == ["सफ़ेद", "कुर्ता", "और", "कुर्ती"]
+    assert words_of("কুর্তা কুর্তি") == ["কুর্তা", "কুর্তি"]
+    # scripts written without spaces: each letter with its marks is a word, as each ideograph
+    # is (หมี and หมู were both หม), their digits a number
+    assert words_of("ตุ๊กตาหมี ๒๓") == ["ตุ๊", "ก", "ต", "า", "ห", "มี", "๒๓"]
+    assert words_of("ຫມີ") == ["ຫ", "ມີ"]
+    # a mark after no letter (an emoji's variation selector) is no word; a decomposed accent
+    # stays in its word
+    assert words_of("❤\ufe0f love x\u0301y") == ["love", "x\u0301y"]
+    for one, other in (("कुर्ता", "कुर्ती"), ("ตุ๊กตาหมี", "ตุ๊กตาหมู"), ("ম্যাচ", "মাচ")):
+        assert ev._each_lacks(ev.title_hashes(one), ev.title_hashes(other), ev.TITLE_SKETCH_SIZE)
+        assert not np.array_equal(ev.shingle_hashes(one)[0], ev.shingle_hashes(other)[0])
+    assert ev._title_spellings("v2.3.1 कुर्ता-नया") == [
+        "v2", "3", "1", "कुर्ता", "नया", "v2.3.1", "कुर्ता-नया"]
+
+
 def test_the_same_text_confirms_and_texts_on_one_topic_do_not():
     assert ev.confirms(evidence(PYTHON_A), evidence(PYTHON_A))
     assert not ev.confirms(evidence(PYTHON_A), evidence(PYTHON_B))

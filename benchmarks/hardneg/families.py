@@ -24,6 +24,7 @@ from . import (
     short_marks,
     subset_titles,
     templated,
+    vowel_signs,
 )
 
 Page = tuple[str, str | bytes]
@@ -57,6 +58,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "forecasts_zh": short_marks.forecasts_zh,
     "spec_variants": short_marks.spec_variants,
     "docs_releases": short_marks.docs_releases,
+    "garments_hi": vowel_signs.garments_hi,
+    "dolls_th": vowel_signs.dolls_th,
     "entity_books": entities.entity_books,
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,

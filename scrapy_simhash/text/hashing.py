@@ -28,7 +28,7 @@ from scrapy_simhash.text.chinese import (
 from scrapy_simhash.text.normalize import _fold, _fold_quick, _token_bounds
 from scrapy_simhash.text.stopwords import STOP_WORDS
 from scrapy_simhash.text.tokenize import (
-    _MARK_RANGES,
+    MARK_RANGES,
     MAX_TOKEN_CHARS,
     _cjk_tokens,
 )
@@ -200,7 +200,7 @@ def _code_point_kinds() -> np.ndarray:
     kinds = np.zeros(0x110000, dtype=np.uint8)
     for match in _LETTER_OR_DIGIT_RUN.finditer(everything):  # runs: a few thousand
         kinds[match.start() : match.end()] = _LETTER_OR_DIGIT
-    for start, end in _MARK_RANGES:
+    for start, end in MARK_RANGES:
         kinds[start : end + 1] = _LETTER_OR_DIGIT
     for match in _ANY_CJK_RUN.finditer(everything):
         kinds[match.start() : match.end()] = _CJK

@@ -39,16 +39,16 @@ def _mark_ranges() -> list[tuple[int, int]]:
     return ranges
 
 
-_MARK_RANGES = _mark_ranges()
-# A regex class body of the combining marks.
-_MARKS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in _MARK_RANGES)
-_MARK = re.compile(f"[{_MARKS}]")
+MARK_RANGES = _mark_ranges()
+#: A regex class body of the combining marks.
+MARK_CLASS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in MARK_RANGES)
+_MARK = re.compile(f"[{MARK_CLASS}]")
 # Letters, digits and combining marks of any script (underscore excluded): Latin, Cyrillic,
 # Greek, Hangul, kana, Devanagari ...
-_WORD = re.compile(f"(?:[^\\W_]|[{_MARKS}])+")
+_WORD = re.compile(f"(?:[^\\W_]|[{MARK_CLASS}])+")
 # Outside jieba runs: one token per remaining ideograph, letter/digit runs otherwise.
 _RARE_CJK = "\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_NON_JIEBA_TOKEN = re.compile(f"[{_RARE_CJK}]|(?:[^\\W_{_RARE_CJK}]|[{_MARKS}])+")
+_NON_JIEBA_TOKEN = re.compile(f"[{_RARE_CJK}]|(?:[^\\W_{_RARE_CJK}]|[{MARK_CLASS}])+")
 # Raw tokens are letter/digit runs or jieba output of Han runs; these never carry content.
 _DROPPED = STOP_WORDS | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 MAX_TOKEN_CHARS = 40
