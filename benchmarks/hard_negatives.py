@@ -38,7 +38,7 @@ from hardneg.simulate import lost_in_order, visible_text
 
 from scrapy_simhash.crawl.signing import _crawl_signature
 from scrapy_simhash.detectors import default_detector
-from scrapy_simhash.evidence import other_versions, same_site
+from scrapy_simhash.evidence import same_site, urls_part
 from scrapy_simhash.extract import get_extractor
 
 PEER_BITS = 64
@@ -86,7 +86,8 @@ def measure(name: str, family: Family) -> Result:
 
     def crawl_duplicate(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
         # as the crawl judges a candidate: with whether the two pages are on one site
-        return not other_versions(a[0], b[0]) and detector.is_duplicate(
+        return not urls_part(a[0], b[0], getattr(a[1], "evidence", None),
+                             getattr(b[1], "evidence", None)) and detector.is_duplicate(
             a[1], b[1], same_site(a[0], b[0]))
 
     runs: dict[str, tuple[Callable[[str, str | bytes], Any], Callable[[Any, Any], bool]]] = {

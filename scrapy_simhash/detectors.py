@@ -162,7 +162,8 @@ class Detector(ABC):
             title, named = ev.named_title(extraction.declared_title, named_by)
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
-                                                np.union1d(main_figures, rest_figures)))
+                                                np.union1d(main_figures, rest_figures),
+                                                ev.listing_links(extraction.entry_links())))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -179,7 +180,8 @@ class Detector(ABC):
         chrome = np.setdiff1d(page, content, assume_unique=True)
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
-        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks))
+        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
+                                             ev.listing_links(extraction.entry_links())))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

@@ -50,6 +50,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -98,6 +99,13 @@ MARK_BITS = 256
 #: Two short main texts of one template are two when each has this many figures the other lacks
 #: (one is a counter's: "17 people are looking at this"); see :func:`_marks_part`.
 MIN_OWN_FIGURES = 2
+#: The bits a page's entry links are kept in (:func:`link_bits`), two a link: a listing's
+#: entries, so that one entry more shows among a page's worth (a link whose two bits other
+#: links hold too goes unseen: about 1 in 100 among 25 links).
+LINK_BITS = 512
+#: Two pages are a listing's states only when each links this many entries (a print version,
+#: a quick view, a page of prose with a link or two are no listing).
+MIN_ENTRY_LINKS = 3
 #: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
 TITLE_SKETCH_SIZE = 32
@@ -132,6 +140,7 @@ _TITLE = 8
 _NAMED = 16
 _LONG_REST = 32
 _MARKS = 64
+_LINKS = 128
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -146,11 +155,14 @@ _SPACELESS = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xF
 _CLUSTERED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
 
 
+_WORD_CHAR, _SINGLE, _MARK = 1, 2, 4  # the bits of a code point's class (:func:`_char_classes`)
+
+
 @lru_cache(maxsize=1)
-def _char_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every BMP code point: is it part of a word, is it a word on its own (with the
-    combining marks after it: CJK ideographs, kana, the letters of :data:`_CLUSTERED`), and is
-    it a combining mark."""
+def _char_classes() -> np.ndarray:
+    """For every BMP code point, the bits of its class: part of a word (``_WORD_CHAR``), a word
+    on its own with the combining marks after it (``_SINGLE``: CJK ideographs, kana, the
+    letters of :data:`_CLUSTERED`), a combining mark (``_MARK``)."""
     chars = "".join(map(chr, range(0x10000)))
     word = np.fromiter((c.isalnum() for c in chars), dtype=bool, count=0x10000)
     digit = np.fromiter((c.isdecimal() for c in chars), dtype=bool, count=0x10000)
@@ -165,7 +177,7 @@ def _char_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         single[low : high + 1] = word[low : high + 1] & ~digit[low : high + 1]
     word |= single
     word[0xD800:0xE000] = False  # lone surrogates
-    return word, single, mark
+    return (word * _WORD_CHAR + single * _SINGLE + mark * _MARK).astype(np.uint8)
 
 
 def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -180,31 +192,31 @@ def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each word of ``codes`` starts and ends (see :func:`word_hashes`)."""
-    word_table, single_table, mark_table = _char_classes()
     astral = codes > 0xFFFF
-    bmp = np.where(astral, 0, codes)
-    word = word_table[bmp] | astral  # astral planes: mostly letters and ideographs
-    single = single_table[bmp] | (codes >= 0x20000)
-    mark = mark_table[bmp]
-    attached = np.zeros(len(codes) + 1, dtype=bool)  # (one more: "the next" of the last)
-    alone = single  # the characters (and marks) in a word of one character
-    if mark.any():
-        # a combining mark is part of the word it follows: Devanagari's and Bengali's vowel
-        # signs are inside words (कुर्ता and कुर्ती are two words, not the same pieces); one
-        # after no letter (an emoji's variation selector) is no word
-        positions = np.arange(len(codes))
-        base = np.maximum(np.maximum.accumulate(np.where(mark, -1, positions)), 0)
-        attached[:-1] = mark & word[base] & ~mark[base]
-        word = word | attached[:-1]
-        alone = single | (attached[:-1] & single[base])
-    # a word starts at a word character (not a mark) after a non-word one or a word of one
-    # character, or at a character that is a word on its own; it ends before the next start
-    # or non-word character
+    classes = _char_classes()[np.where(astral, 0, codes)]
+    word = (classes & _WORD_CHAR).astype(bool) | astral  # astral: mostly letters, ideographs
+    single = (classes & _SINGLE).astype(bool) | (codes >= 0x20000)
+    # a word starts at a word character after a non-word one or a word of one character, or
+    # at a character that is a word on its own; it ends before the next start or non-word one
     ended = np.ones(len(codes) + 1, dtype=bool)  # [i]: what comes before code point i ends
-    ended[1:] = ~word | alone
-    starts = np.flatnonzero(word & ~attached[:-1] & (ended[:-1] | single))
     following = np.ones(len(codes) + 1, dtype=bool)  # [i]: code point i is no word's middle
     following[:-1] = ~word | single
+    if not len(codes) or classes.max() < _MARK:
+        ended[1:] = following[:-1]
+        return (np.flatnonzero(word & (ended[:-1] | single)),
+                np.flatnonzero(word & (following[1:] | single)) + 1)
+    # a combining mark is part of the word it follows: Devanagari's and Bengali's vowel signs
+    # are inside words (कुर्ता and कुर्ती are two words, not the same pieces); one after no letter
+    # (an emoji's variation selector) is no word; one after a word of one character is in it
+    mark = (classes & _MARK).astype(bool)
+    base = np.maximum(np.maximum.accumulate(np.where(mark, -1, np.arange(len(codes)))), 0)
+    attached = np.zeros(len(codes) + 1, dtype=bool)  # (one more: "the next" of the last)
+    attached[:-1] = mark & word[base] & ~mark[base]
+    word |= attached[:-1]
+    alone = single | (attached[:-1] & single[base])  # in a word of one character
+    ended[1:] = ~word | alone
+    following[:-1] = ~word | single
+    starts = np.flatnonzero(word & ~attached[:-1] & (ended[:-1] | single))
     ends = np.flatnonzero(word & (following[1:] | (alone & ~attached[1:]))) + 1
     return starts, ends
 
@@ -484,6 +496,29 @@ def mark_bits(figures: np.ndarray, heading: np.ndarray) -> np.ndarray:
     return np.packbits(bits, bitorder="little").view("<u4").astype(_U32)
 
 
+#: Query parameters of a link that name a visit, not a page: a session, a campaign.
+_VISIT_PARAMETER = re.compile(r"(?:utm_\w*|sid|sessionid|phpsessid|jsessionid)=", re.IGNORECASE)
+
+
+def link_bits(hrefs: list[str]) -> np.ndarray:
+    """A page's entry links (:meth:`Extraction.entry_links`: a listing's entries, the links in
+    an article's paragraphs) as a set of :data:`LINK_BITS` bits, in uint32 words: each target
+    without its fragment and the parameters that name a visit (a session id, ``utm_*``)."""
+    bits = np.zeros(LINK_BITS, dtype=bool)
+    for href in hrefs:
+        # (percent-escapes read and spaces dropped: "a b", "a%20b" and "a\nb" are one link, as
+        # a browser or a page's serialiser may write it)
+        target = "".join(unquote(href).split()).split("#", 1)[0]
+        if "?" in target:
+            path, query = target.split("?", 1)
+            kept = [p for p in query.split("&") if p and not _VISIT_PARAMETER.match(p)]
+            target = f"{path}?{'&'.join(kept)}" if kept else path
+        if target:
+            code = zlib.crc32(target.encode("utf-8", "surrogatepass"))
+            bits[code % LINK_BITS] = bits[(code // LINK_BITS) % LINK_BITS] = True
+    return np.packbits(bits, bitorder="little").view("<u4").astype(_U32)
+
+
 def sketch(hashes: np.ndarray, k: int = SKETCH_SIZE) -> np.ndarray:
     """The bottom-k sketch of sorted distinct hashes: the ``k`` smallest distinct top-32-bit
     values, sorted."""
@@ -524,6 +559,9 @@ class Evidence:
     # a short main text: its figures and its heading's words (:func:`mark_bits`; None: not
     # known)
     marks: np.ndarray | None = None
+    # a long or short page: its entries' links and its near entries' (:func:`listing_links`;
+    # None: not known, or too few)
+    links: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -553,10 +591,11 @@ class Evidence:
         named = title and self.named is not None and long
         long_rest = self.long_rest is not None and self.layout is not None and long
         marks = self.marks is not None and self.short
+        links = self.links is not None and (long_rest or self.short)
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
                  | (_FIGURES if figures else 0) | (_TITLE if title else 0)
                  | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0)
-                 | (_MARKS if marks else 0))
+                 | (_MARKS if marks else 0) | (_LINKS if links else 0))
         header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
                               self.rest_size, self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -574,6 +613,8 @@ class Evidence:
                       self.layout.astype("<u4").tobytes()]
         if marks:  # (last: evidence stored without them reads as before)
             parts.append(self.marks.astype("<u4").tobytes())
+        if links:  # (last: evidence stored without them reads as before)
+            parts.append(self.links.astype("<u4").tobytes())
         return b"".join(parts)
 
     @classmethod
@@ -618,6 +659,13 @@ class Evidence:
                 return None
             marks = np.frombuffer(data, dtype="<u4", count=length // 4, offset=end).astype(_U32)
             end += length
+        links = None
+        if flags & _LINKS:
+            length = 2 * LINK_BITS // 8
+            if not flags & (_LONG_REST | _SHORT) or len(data) < end + length:
+                return None
+            links = np.frombuffer(data, dtype="<u4", count=length // 4, offset=end).astype(_U32)
+            end += length
         if version != EVIDENCE_VERSION or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
@@ -628,10 +676,10 @@ class Evidence:
             return cls(sketch, size, words, bool(flags & _WEAK), figures=figures, title=title,
                        named=named,
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
-                       layout_size=layout_size)
+                       layout_size=layout_size, links=links)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
-                   marks=marks)
+                   marks=marks, links=links)
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
@@ -677,27 +725,29 @@ def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
             named: int | None = None, rest: np.ndarray | None = None,
-            layout: np.ndarray | None = None, figures: np.ndarray | None = None) -> Evidence:
+            layout: np.ndarray | None = None, figures: np.ndarray | None = None,
+            links: np.ndarray | None = None) -> Evidence:
     """The evidence of a long main text (hashed), its page's title and the words of it that the
     page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
-    (:func:`line_hashes`) and the figures of its main text and rest (:func:`text_hashes`)."""
+    (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`) and its
+    entries' links (:func:`link_bits`)."""
     if rest is None or layout is None:
         return Evidence(sketch(main), len(main), words, title=title, named=named)
     return Evidence(sketch(main), len(main), words, title=title, named=named,
                     figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
                     long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
-                    layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout))
+                    layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links)
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              figures: np.ndarray | None = None, title: np.ndarray | None = None,
-             marks: np.ndarray | None = None) -> Evidence:
+             marks: np.ndarray | None = None, links: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
-    figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`) and
-    the main text's marks (:func:`mark_bits`)."""
+    figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
+    main text's marks (:func:`mark_bits`) and its entries' links (:func:`link_bits`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
-                    marks=marks)
+                    marks=marks, links=links)
 
 
 def is_weak(words: int, is_article: bool) -> bool:
@@ -746,7 +796,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         # two long main texts, unless another title or other lines beside them on one site
         # make another page
         return not (titles_part(a, b, same_site) or figures_part(a, b, same_site)
-                    or rests_part(a, b, same_site))
+                    or rests_part(a, b, same_site) or entries_part(a, b, same_site))
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
         # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
@@ -757,6 +807,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         )
     if _marks_part(a, b, same_site):
         return False  # another heading, or other figures in one template, in the text itself
+    if entries_part(a, b, same_site):
+        return False  # a listing with another entry: it links where the other does not
     if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
     if titles_part(a, b, same_site):
@@ -865,6 +917,47 @@ def rests_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     shared = containment(j, a.long_rest_size, b.long_rest_size)
     return shared < MAX_LONG_REST_CONTAINMENT or (
         shared < MIN_REST_CONTAINMENT and other_figures(a, b))
+
+
+def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two pages of one site in one template (long ones laid out alike, short ones
+    not in two chromes nor the same text in two templates), each with
+    :data:`MIN_ENTRY_LINKS` entries or more, are a listing and its later state: one of them
+    links an entry the other does not (:meth:`Extraction.entry_links`: a thread's title over
+    its teaser). Dropped, it would take that entry's page with it: a forum's first page after
+    a new thread, a tag page after a new article. An edited copy keeps its links, and a block
+    of bare links (an extra "related" list) holds no entry."""
+    if same_site is not True or a.links is None or b.links is None or a.short != b.short:
+        return False
+    if a.short:
+        if _two_chromes(a, b) or _foreign(a, b, same_site):
+            return False
+    elif not laid_out_alike(a, b):
+        return False
+    half = LINK_BITS // 32
+    entries_a, near_a, entries_b, near_b = (a.links[:half], a.links[half:], b.links[:half],
+                                            b.links[half:])
+    if not (_listing_links(entries_a) and _listing_links(entries_b)):
+        return False
+    # an entry of one that is not even nearly one on the other: a link an edit cannot make
+    return bool((entries_a & ~near_b).any() or (entries_b & ~near_a).any())
+
+
+def _listing_links(bits: np.ndarray) -> bool:
+    """Whether :func:`link_bits` hold :data:`MIN_ENTRY_LINKS` links or more (two bits a link,
+    a few of them shared)."""
+    return int(np.unpackbits(bits.view(np.uint8)).sum()) >= 2 * MIN_ENTRY_LINKS - 1
+
+
+def listing_links(entries: tuple[list[str], list[str]]) -> np.ndarray | None:
+    """The :func:`link_bits` of a page's entry links and of its links that are nearly entries
+    (:meth:`Extraction.entry_links`), one after the other, or None when the entries are too few
+    for :func:`entries_part` to read (not stored: most pages are no listing)."""
+    strict, loose = entries
+    if len(strict) < MIN_ENTRY_LINKS:
+        return None
+    bits = link_bits(strict)
+    return np.concatenate((bits, link_bits(loose))) if _listing_links(bits) else None
 
 
 def _one_template(a: Evidence, b: Evidence) -> bool:
@@ -979,6 +1072,41 @@ def same_site(url_a: str | None, url_b: str | None) -> bool | None:
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
+              b: Evidence | None = None, *, pages: bool = True) -> str | None:
+    """Why the URLs of two pages make them two whatever their texts, or None: each names a
+    version the other lacks (``"versions"``, :func:`other_versions`), or (``pages``: not two
+    items, whose spider has read their pages) one of them is a weak page (an interstitial, an
+    error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
+    :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
+    not the site's status page, and dropped before its callback it would take the day's page
+    with it."""
+    if other_versions(url_a, url_b):
+        return "versions"
+    weak = (a is not None and a.weak) or (b is not None and b.weak)
+    if pages and weak and unrelated_paths(url_a, url_b):
+        return "unrelated"
+    return None
+
+
+def unrelated_paths(url_a: str | None, url_b: str | None) -> bool:
+    """Whether two URLs of one site lie in unrelated parts of it: their paths' first folders
+    differ (``/status``, in none, and ``/events/2026/06/11``; not ``/events/1`` and
+    ``/events/2``, nor ``/`` and ``/index.html``)."""
+    from urllib.parse import urlsplit
+
+    if not same_site(url_a, url_b):
+        return False
+    folders = set()
+    for url in (url_a, url_b):
+        try:
+            parts = urlsplit(url).path.lstrip("/").split("/")
+        except ValueError:
+            return False
+        folders.add(parts[0].lower() if len(parts) > 1 else "")
+    return len(folders) == 2
 
 #: A version as a URL names it: a whole path segment such as "2.0", "1.10.3" or "v3"; in a query,
 #: a value such as "v3", or any of those under a key that names a version.

@@ -22,7 +22,7 @@ from scrapy_simhash.detectors import (
     get_detector,
     optimal_bands,
 )
-from scrapy_simhash.evidence import other_versions
+from scrapy_simhash.evidence import urls_part
 from scrapy_simhash.index.base import IndexParameterMismatch, NearDuplicateIndexError
 
 ARTICLE_EN = """The harbour town voted on Tuesday to rebuild its old stone pier, ending a debate
@@ -490,9 +490,11 @@ def test_a_page_without_main_text_is_not_signed_for_the_crawl(name):
 
 def _confirmed_pairs(detector, family) -> list[tuple[str, str]]:
     signed = [(url, detector.sign_html(html, None, url)) for url, html in family]
-    # as the crawl judges them: two versions a site's URLs name are two pages first
+    # as the crawl judges them: what the URLs say first (two versions of a page, weak pages in
+    # unrelated parts of a site)
     return [(url_a, url_b) for i, (url_a, a) in enumerate(signed) for url_b, b in signed[i + 1:]
-            if not other_versions(url_a, url_b) and detector.is_duplicate(a, b, same_site=True)]
+            if not urls_part(url_a, url_b, a.evidence, b.evidence)
+            and detector.is_duplicate(a, b, same_site=True)]
 
 
 @pytest.mark.parametrize("make", [MinHashDetector, KSentenceDetector, ExactDetector],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -268,14 +270,15 @@ LAYOUT = ["/header.site", "/header.site/nav", "/main", "/main/article", "/aside"
 
 
 def long_page(text: str, title: str, rest: tuple[str, ...] = (),
-              layout: list[str] = LAYOUT) -> ev.Evidence:
-    """A long page's evidence: its title, named by its text, the lines of its rest and its
-    layout's marks."""
+              layout: list[str] = LAYOUT, links: tuple[str, ...] = ()) -> ev.Evidence:
+    """A long page's evidence: its title, named by its text, the lines of its rest, its
+    layout's marks and its entries' links."""
     hashes, words, text_words, figures = ev.text_hashes(text)
     rest_hashes, _, rest_words, rest_figures = ev.text_hashes("\n".join(rest))
     title_sketch, named = ev.named_title(title, np.concatenate((text_words, rest_words)))
     return ev.of_long(hashes, words, title_sketch, named, rest_hashes, ev.line_hashes(layout),
-                      np.union1d(figures, rest_figures))
+                      np.union1d(figures, rest_figures),
+                      ev.listing_links((list(links), list(links))))
 
 
 def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
@@ -417,6 +420,62 @@ def test_long_pages_of_one_site_are_two_when_their_rests_differ():
     assert many.long_rest_size > ev.LONG_REST_SKETCH_SIZE == len(many.long_rest)
     for cut in (1, 4, 30):  # a truncated record is no evidence
         assert ev.Evidence.from_bytes(berlin.to_bytes()[:-cut]) is None
+
+
+_WHO = ("The council", "Residents", "The mayor", "Cyclists", "The harbour board", "Parents",
+        "The library", "Shop owners", "The zoo", "Farmers", "The rail operator", "Teachers")
+_WHAT = ("approved", "criticised", "delayed", "welcomed", "reviewed", "questioned", "funded",
+         "rejected", "postponed", "defended", "cancelled", "proposed")
+_TOPIC = ("bridge", "parking", "tram", "bike lane", "flood barrier", "school meal", "archive",
+          "market", "garden", "water", "night bus", "reading")
+_NAMES = [f"{first} {last}" for first in ("Ann", "Bob", "Cleo", "Dev", "Eli", "Fay")
+          for last in ("Moss", "Hale", "Reed", "Park", "Lund", "Shaw")]
+TEASERS = [  # 36 distinct one-line teasers: a long page's worth of a listing
+    f"{_WHO[n % 12]} {_WHAT[(n * 5 + n // 12) % 12]} the {_TOPIC[(n * 7 + 3 * (n // 12)) % 12]} "
+    f"plan after a long meeting, {_NAMES[n]} wrote."
+    for n in range(36)
+]
+THREADS = [f"Thread about {topic} ({n} replies)" for n, topic in enumerate(
+    ("the bridge", "parking", "the tram", "bike lanes", "floods", "school meals", "the archive",
+     "the market", "a garden", "water", "night buses", "reading"))]
+
+
+def test_a_listing_with_another_entry_is_another_page():
+    # a forum's first page, then the same page after a new thread: the new thread is linked
+    # from the later page only (its entry: a linked title over a teaser)
+    def board(first: int, **changes) -> ev.Evidence:
+        threads = THREADS[first:first + 10]
+        return long_page("\n".join(TEASERS[first:first + 30]), "Community forum | Riverton",
+                         tuple(threads), links=tuple(f"/t/{n + first}" for n in range(10)),
+                         **changes)
+
+    before, after = board(0), board(1)
+    assert ev.entries_part(before, after, same_site=True)
+    assert not ev.confirms(before, after, same_site=True)
+    assert ev.confirms(before, after, same_site=False)  # (two sites: a mirror's copy)
+    # an edited copy links the same entries: the same page
+    text, rest = "\n".join(TEASERS[:30]), tuple(THREADS[:10])
+    edited = long_page(text.replace("long meeting", "short meeting", 2),
+                       "Community forum | Riverton", rest,
+                       links=tuple(f"/t/{n}" for n in range(10)))
+    assert not ev.entries_part(before, edited, same_site=True)
+    assert ev.confirms(before, edited, same_site=True)
+    # a print version, laid out otherwise, and pages of prose with a link or two are no listing
+    assert not ev.entries_part(before, board(1, layout=["/h1", "/div.print-article"]),
+                               same_site=True)
+    few = long_page(text, "Community forum | Riverton", rest, links=("/t/0",))
+    assert not ev.entries_part(few, long_page(text, "Community forum | Riverton", rest,
+                                              links=("/t/1",)), same_site=True)
+    # a link's fragment and the parameters that name a visit do not make it another link
+    assert np.array_equal(ev.link_bits(["/t/a?sid=9f2c#replies", "/t/b?utm_source=x&id=2"]),
+                          ev.link_bits(["/t/a", "/t/b?id=2"]))
+    assert not np.array_equal(ev.link_bits(["/t/b?id=2"]), ev.link_bits(["/t/b?id=3"]))
+    back = ev.Evidence.from_bytes(after.to_bytes())
+    assert back == after and np.array_equal(back.links, after.links)
+    # evidence stored without the links reads, and tells nothing of entries
+    older = ev.Evidence.from_bytes(dataclasses.replace(after, links=None).to_bytes())
+    assert older is not None and older.links is None
+    assert not ev.entries_part(before, older, same_site=True)
 
 
 def test_named_title_reads_the_text_as_its_words():
@@ -581,6 +640,22 @@ def test_urls_of_one_site_naming_two_versions_are_two_pages():
     # on two sites a version names nothing of the other's
     assert not ev.other_versions("https://a.example/2.0/x", "https://b.example/1.0/x")
     assert not ev.other_versions(None, "https://d.example/2.0/x")
+
+
+def test_weak_pages_in_unrelated_parts_of_a_site_are_two_pages():
+    notice = evidence("Scheduled maintenance: we will be back shortly. " * 4, weak=True)
+    article = evidence(PYTHON_A)
+    status, day = "https://d.example/status", "https://d.example/events/2026/06/11"
+    # a maintenance notice served once in place of a day's events is not the status page
+    assert ev.unrelated_paths(status, day)
+    assert ev.urls_part(status, day, notice, notice) == "unrelated"
+    # pages of one part of a site, pages of some text, or two sites: the texts decide
+    assert ev.urls_part("https://d.example/events/1", day, notice, notice) is None
+    assert ev.urls_part(status, day, article, article) is None
+    assert ev.urls_part(status, "https://e.example/events/1", notice, notice) is None
+    assert not ev.unrelated_paths("https://d.example/", "https://d.example/index.html?x=1")
+    assert ev.urls_part("https://d.example/docs/2.0/a/", "https://d.example/docs/1.1/a/",
+                        article, article) == "versions"
 
 
 def test_numbers_in_cjk_numerals_are_figures():

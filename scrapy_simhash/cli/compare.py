@@ -42,11 +42,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print(f"distance     {_distance_text(detector, a.signature, b.signature)}")
         same_site = ev.same_site(args.url_a, args.url_b)
-        versions = ev.other_versions(args.url_a, args.url_b)
-        duplicate = not versions and detector.is_duplicate(a, b, same_site)
-        if versions:
+        urls = ev.urls_part(args.url_a, args.url_b, a.evidence, b.evidence)
+        duplicate = not urls and detector.is_duplicate(a, b, same_site)
+        if urls == "versions":
             print("evidence     not compared: the URLs name two versions of a page (each one "
                   "a version the other lacks)")
+        elif urls:
+            print("evidence     not compared: a page of next to no text of its own (an "
+                  "interstitial, an error page, a form) in another part of the site (the "
+                  "paths' first folders differ)")
         elif detector.within_threshold(a.signature, b.signature) and not duplicate:
             print(f"evidence     {_within_text(detector, a.signature, b.signature)} but the "
                   f"evidence says distinct: {refusal(a.evidence, b.evidence, same_site)}")

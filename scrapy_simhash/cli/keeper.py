@@ -80,7 +80,7 @@ class ClusterKeeper:
         url = url or _as_url(key)
         for candidate, evidence in zip(candidates, stored, strict=True):
             other = self._urls.get(candidate.key) or _as_url(candidate.key)
-            if ev.other_versions(url, other):
+            if ev.urls_part(url, other, record.evidence, evidence):
                 continue
             if evidence is not None and self.detector.confirms(
                 record.evidence, evidence, ev.same_site(url, other)

@@ -753,7 +753,7 @@ class Deduplicator:
                 # this very page, stored by a crawl killed before its evidence was committed:
                 # stored again, it would be in the index twice
                 return templates.matched(candidate, None)
-            if ev.other_versions(key, candidate.key):
+            if ev.urls_part(key, candidate.key, evidence, found, pages=self.kind == "page"):
                 continue
             same_site = ev.same_site(key, candidate.key)
             if found is not None and self.detector.confirms(evidence, found, same_site):

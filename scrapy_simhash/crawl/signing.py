@@ -212,15 +212,17 @@ def is_near_duplicate(html_a: str | bytes, html_b: str | bytes, *, url_a: str | 
     ``http://localhost/b``.
     """
     from scrapy_simhash.detectors import Signed, default_detector
-    from scrapy_simhash.evidence import other_versions, same_site
+    from scrapy_simhash.evidence import other_versions, same_site, urls_part
 
     detector = detector or default_detector()
     sig_a = _crawl_signature(detector, html_a, url_a or "http://localhost/a", "html_a")
     sig_b = _crawl_signature(detector, html_b, url_b or "http://localhost/b", "html_b")
+    if isinstance(sig_a, Signed) and isinstance(sig_b, Signed):
+        if urls_part(url_a, url_b, sig_a.evidence, sig_b.evidence):
+            return False  # two versions of a page, or weak pages in unrelated parts of a site
+        return detector.is_duplicate(sig_a, sig_b, same_site(url_a, url_b))
     if other_versions(url_a, url_b):
         return False  # two versions of a page that a site's URLs name
-    if isinstance(sig_a, Signed) and isinstance(sig_b, Signed):
-        return detector.is_duplicate(sig_a, sig_b, same_site(url_a, url_b))
     return detector.is_duplicate(sig_a, sig_b)
 
 

@@ -121,7 +121,7 @@ cdef str _tag(xmlNode* node):
 
 
 cdef class _Walker:
-    cdef list block_text, block_link_chars, block_owner
+    cdef list block_text, block_link_chars, block_owner, link_href, link_block
     cdef list node_tag, node_parent, node_depth, node_start, node_end, node_last
     cdef list node_classes, node_ids
     cdef list pieces, opened
@@ -232,6 +232,8 @@ cdef class _Walker:
                 self.opened.append((<Py_ssize_t> node, None))
                 self.top = node
                 self.link_depth += 1
+                self.link_href.append(href)
+                self.link_block.append(len(self.block_text))
         elif kind == BREAK:
             self.pieces.append("\u2028")  # segment.LINE_BREAK
         return True
@@ -303,6 +305,8 @@ def walk(root, result, bint keep_hidden, Py_ssize_t max_blocks, dict kinds, hidd
     walker.block_text = result.block_text
     walker.block_link_chars = result.block_link_chars
     walker.block_owner = result.block_owner
+    walker.link_href = result.link_href
+    walker.link_block = result.link_block
     walker.node_tag = result.node_tag
     walker.node_parent = result.node_parent
     walker.node_depth = result.node_depth

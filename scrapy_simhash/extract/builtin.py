@@ -36,8 +36,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
 
-from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE, WEAK_CHROME
+from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE, UNHINTED_TAGS, WEAK_CHROME
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
 
 DEFAULT_MAX_CHARS = 200_000
@@ -124,6 +125,11 @@ DATED_LINE_MAX_UNITS = 40
 # goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
+# A link is an entry's (see Extraction.entry_links) when the nearest of its node and the nodes
+# up to ENTRY_LINK_LEVELS above it with ENTRY_MIN_TEXT characters beside links is mostly text.
+ENTRY_LINK_LEVELS = 2
+ENTRY_MIN_TEXT = 20
+ENTRY_MAX_TEXT = 1_000  # characters beside links: a teaser or a paragraph, not the article
 BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read); an article that
 # reading finds in chrome alone (nodes named or tagged as chrome) is the page's only when it
@@ -1274,6 +1280,61 @@ class Extraction:
                 if size >= max_chars:
                     break
         return rest
+
+    def entry_links(self) -> tuple[list[str], list[str]]:
+        """The targets (``href`` as written) of the page's entries: the links outside nodes
+        named or tagged as chrome whose entry, the nearest node around the link (at most
+        :data:`ENTRY_LINK_LEVELS` up) with :data:`ENTRY_MIN_TEXT` characters of text beside
+        links, is mostly that text, and at most :data:`ENTRY_MAX_TEXT` of it: a listing's title
+        over its teaser, a link in a paragraph. A block of bare links (a menu, an extra
+        "related" list) has no entry.
+
+        And the links that are entries by half those measures (any node on the way up with
+        half of :data:`ENTRY_MIN_TEXT`, text half of its links, twice :data:`ENTRY_MAX_TEXT`;
+        a node named like chrome beside at least 40% of the page's text): an entry of a
+        page that is not even that on another was not edited into one."""
+        page, article = self.page, self.article
+        if page is None or article is None or not page.link_href:
+            return [], []
+        chars = list(accumulate(map(len, page.block_text), initial=0))  # running sums
+        links = list(accumulate(page.block_link_chars, initial=0))
+        starts, ends, owners, parents = (page.node_start, page.node_end, page.block_owner,
+                                         page.node_parent)
+        # a node named like chrome that holds half of the page's text beside links is the page's
+        # wrapper ("tag-page", "has-sidebar"): weighed without links, so that a block of links
+        # added to the page ("related") moves no other node in or out
+        total = chars[-1] - links[-1]
+        chrome, loose_chrome = [], []  # (nodes are in pre-order: a parent before its children)
+        for node, hint in enumerate(page.node_own_hint):
+            parent = parents[node]
+            share = 1.0
+            if hint == WEAK_CHROME and total:
+                share = (chars[ends[node]] - chars[starts[node]] - links[ends[node]]
+                         + links[starts[node]]) / total
+            chrome.append(hint == CHROME or (parent >= 0 and chrome[parent]) or share < 0.5)
+            loose_chrome.append(hint == CHROME or (parent >= 0 and loose_chrome[parent])
+                                or share < 0.4)
+        strict, loose = [], []
+        for href, block in zip(page.link_href, page.link_block, strict=True):
+            node = owners[block] if block < len(owners) else -1
+            entry = near = decided = False
+            for _ in range(ENTRY_LINK_LEVELS + 1):
+                if node < 0 or loose_chrome[node] or page.node_tag[node] in UNHINTED_TAGS:
+                    break
+                start, end = starts[node], ends[node]
+                linked = links[end] - links[start]
+                text = chars[end] - chars[start] - linked  # (beside links)
+                near = near or (ENTRY_MIN_TEXT / 2 <= text <= 2 * ENTRY_MAX_TEXT
+                                and linked <= 2 * text)
+                decided = decided or chrome[node]  # (inside chrome: no entry)
+                if text >= ENTRY_MIN_TEXT and not decided:
+                    entry, decided = linked <= text <= ENTRY_MAX_TEXT, True
+                node = parents[node]
+            if entry:
+                strict.append(href)
+            if near or entry:
+                loose.append(href)
+        return strict, loose
 
     def _content_blocks(self) -> list[bool]:
         """For each block, whether it is content (not chrome, not boilerplate)."""

@@ -88,6 +88,9 @@ class Segmented:
     node_start: list[int] = field(default_factory=list)
     node_end: list[int] = field(default_factory=list)
     node_last: list[int] = field(default_factory=list)
+    #: Each link's target (its ``href``, as written) and the block its text starts in
+    link_href: list[str] = field(default_factory=list)
+    link_block: list[int] = field(default_factory=list)
     title: str = ""
     meta_title: str = ""
 
@@ -168,6 +171,8 @@ def walk_python(
     node_start = result.node_start
     node_end = result.node_end
     node_last = result.node_last
+    link_href = result.link_href
+    link_block = result.link_block
 
     pieces: list[str] = []
     link_chars = 0
@@ -229,6 +234,8 @@ def walk_python(
                         opened.append((element, None))
                         top = element
                         link_depth += 1
+                        link_href.append(href)
+                        link_block.append(len(block_text))
                 elif kind == _BREAK:
                     pieces.append(LINE_BREAK)
                 text = element.text

@@ -14,6 +14,7 @@ from crawling import CrawlResult, run_crawl
 from redisfixture import redis_prefix, redis_server, redis_url  # noqa: F401
 from test_hard_negatives_crawl import PagesSite
 
+from benchmarks.hardneg.listing_states import board_entry
 from benchmarks.hardneg.news import articles
 from benchmarks.hardneg.urlsite import mixed_parameter_site
 from benchmarks.hardneg.urlsite import site as url_site
@@ -214,3 +215,31 @@ def test_a_second_crawl_follows_its_hubs_to_the_pages_added_since(tmp_path, pers
                                 pages=_hub_site(8), port=first_site.server_address[1])
     added = set(_hub_site(8)) - set(_hub_site(6))
     assert _received(second, site) == {"/"} | added, second.log[-3000:]
+
+
+def _forum_site(count: int) -> dict[str, tuple[str, str]]:
+    """A home page linking a forum board whose first page lists its newest threads (at most
+    20), each a linked title over a teaser: a listing with prose of its own, and the threads."""
+    news = articles(count)
+    paths = [url.split(".example", 1)[1] for url, _ in news]
+    entries = "".join(board_entry(n, path) for n, path in list(enumerate(paths))[::-1][:20])
+    board = (f"<html><head><title>Forum</title></head><body><nav><a href='/'>Home</a></nav>"
+             f"<main><h1>Local news and chat</h1>{entries}</main></body></html>")
+    home = ("<html><head><title>The Paper</title></head><body><nav><a href='/'>Home</a> "
+            "<a href='/forum/'>Forum</a></nav></body></html>")
+    return {"/": (home, "/"), "/forum/": (board, "/forum/"),
+            **{path: (html, path) for path, (_, html) in zip(paths, news, strict=True)}}
+
+
+def test_a_second_crawl_follows_a_listing_to_the_entries_added_since(tmp_path,
+                                                                   persistent_index):
+    """A forum's first page lists its threads, each a title over a teaser: prose of its own, so
+    no hub. After two new threads it links two threads its stored state does not: a second
+    crawl on the same index keeps it and reaches them."""
+    first, first_site, _ = _crawl(tmp_path / "first", "rules", persistent_index,
+                                  pages=_forum_site(14))
+    assert _received(first, first_site) == set(_forum_site(14))
+    second, site, _ = _crawl(tmp_path / "second", "rules", persistent_index,
+                             pages=_forum_site(16), port=first_site.server_address[1])
+    added = set(_forum_site(16)) - set(_forum_site(14))
+    assert _received(second, site) == {"/", "/forum/"} | added, second.log[-3000:]

@@ -937,6 +937,28 @@ def test_rest_lines_are_the_content_beside_the_main_text():
     assert builtin.Extraction("only text", True).rest_lines() == []
 
 
+def test_entry_links_are_a_listings_entries_and_the_links_in_prose():
+    entries = "".join(
+        f"<article class='teaser'><h2><a href='/t/{n}'>Thread number {n} about the harbour</a>"
+        f"</h2><p>{PARAGRAPHS[n % len(PARAGRAPHS)][:120]}</p></article>" for n in range(6))
+    html = ("<html><body><header class='site-header'><a href='/'>Harbour Times</a> "
+            "<a href='/login'>Log in</a></header>"
+            f"<main><h1>Forum</h1>{entries}"
+            "<div class='more'><h3>More</h3><ul>"
+            + "".join(f"<li><a href='/more/{n}'>Another thread {n}</a></li>" for n in range(8))
+            + "</ul></div><div class='comments'><p>Nice thread, read the "
+            "<a href='/c/1'>rules</a> before you post anything here please.</p></div>"
+            "<p>Read the <a href='/rules'>forum rules</a> before posting, and be kind to each "
+            "other.</p></main></body></html>")
+    links, near = builtin.extraction_from_tree(parse_html(html)).entry_links()
+    assert [f"/t/{n}" for n in range(6)] == [link for link in links if link.startswith("/t/")]
+    assert "/rules" in links  # a link in a paragraph
+    # bare links (a list, a menu) have no entry; chrome's (comments) are not the page's
+    assert not {"/more/0", "/more/7", "/c/1"} & set(links)
+    assert set(links) <= set(near) and not {"/c/1", "/more/0"} & set(near)
+    assert builtin.Extraction("only text", True).entry_links() == ([], [])
+
+
 def test_rest_lines_stop_at_their_size():
     rows = "".join(f"<tr><td>Row {n}</td><td>{n * 7}</td></tr>" for n in range(2000))
     html = ("<html><body><div class='story'><h1>Harbour baths to reopen</h1>"
