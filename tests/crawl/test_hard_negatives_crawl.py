@@ -17,7 +17,7 @@ import threading
 from collections import Counter, defaultdict
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 from corpora import CorporaMissing, corpora_required
@@ -117,15 +117,17 @@ class PagesSite(DemoServer):
 
 
 def site_pages(families: dict[str, Family]) -> tuple[dict[str, tuple[bytes, str]], dict[str, str]]:
-    """(pages, family of each path): ``/<family>/<n>`` (with the page's own query string, as a
-    listing's ``?page=3``) and the index ``/`` linking them all. A str page is served as UTF-8; a
-    corpus page's bytes without a charset, so Scrapy decodes them as it would from their site."""
+    """(pages, family of each path): ``/<family>/<n>`` and the page's own path and query string
+    (a release's ``/docs/2.0/``, a listing's ``?page=3``), and the index ``/`` linking them all.
+    A str page is served as UTF-8; a corpus page's bytes without a charset, so Scrapy decodes
+    them as it would from their site."""
     pages: dict[str, tuple[bytes, str]] = {}
     family_of: dict[str, str] = {}
     for name, family in families.items():
         for number, (url, html) in enumerate(family):
-            query = urlsplit(url).query
-            path = f"/{name}/{number}" + (f"?{query}" if query else "")
+            parts = urlsplit(url)
+            own = quote(unquote(parts.path.strip()), safe="/")  # (as Scrapy requests it)
+            path = f"/{name}/{number}{own}" + (f"?{parts.query}" if parts.query else "")
             if isinstance(html, str):
                 pages[path] = html.encode("utf-8"), "text/html; charset=utf-8"
             else:
@@ -162,9 +164,10 @@ def still_alike_losses(lost: dict[str, list[str]]) -> bool:
     """Whether every page lost is one of a pair the rules still take for one
     (:data:`~benchmarks.hardneg.families.STILL_ALIKE`), one page of each at most."""
     for family, paths in lost.items():
-        pairs = [{f"/{family}/{i}", f"/{family}/{j}"} for i, j in STILL_ALIKE.get(family, [])]
+        pairs = [{i, j} for i, j in STILL_ALIKE.get(family, [])]
         for path in paths:
-            pair = next((pair for pair in pairs if path in pair), None)
+            number = int(path.split("/")[2])  # (/<family>/<n>/<its own path>)
+            pair = next((pair for pair in pairs if number in pair), None)
             if pair is None:
                 return False
             pairs.remove(pair)  # (the other page of the pair must have reached the callback)
