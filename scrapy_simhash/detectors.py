@@ -173,7 +173,8 @@ class Detector(ABC):
         title = ev.title_hashes(extraction.headed_title)
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title))
+                                                  title, links=ev.listing_links(
+                                                      extraction.entry_links())))
         content, _, _, content_figures = ev.text_hashes(extraction.content_text(), numerals=True)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)

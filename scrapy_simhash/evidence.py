@@ -498,6 +498,7 @@ def mark_bits(figures: np.ndarray, heading: np.ndarray) -> np.ndarray:
 
 #: Query parameters of a link that name a visit, not a page: a session, a campaign.
 _VISIT_PARAMETER = re.compile(r"(?:utm_\w*|sid|sessionid|phpsessid|jsessionid)=", re.IGNORECASE)
+_VISIT_PATH_PARAMETER = re.compile(r";(?:jsessionid|sessionid|sid)=[^/?]*", re.IGNORECASE)
 
 
 def link_bits(hrefs: list[str]) -> np.ndarray:
@@ -508,7 +509,7 @@ def link_bits(hrefs: list[str]) -> np.ndarray:
     for href in hrefs:
         # (percent-escapes read and spaces dropped: "a b", "a%20b" and "a\nb" are one link, as
         # a browser or a page's serialiser may write it)
-        target = "".join(unquote(href).split()).split("#", 1)[0]
+        target = _VISIT_PATH_PARAMETER.sub("", "".join(unquote(href).split()).split("#", 1)[0])
         if "?" in target:
             path, query = target.split("?", 1)
             kept = [p for p in query.split("&") if p and not _VISIT_PARAMETER.match(p)]
@@ -559,8 +560,8 @@ class Evidence:
     # a short main text: its figures and its heading's words (:func:`mark_bits`; None: not
     # known)
     marks: np.ndarray | None = None
-    # a long or short page: its entries' links and its near entries' (:func:`listing_links`;
-    # None: not known, or too few)
+    # its entries' links and its near entries' (:func:`listing_links`; None: not known, or
+    # too few)
     links: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
@@ -591,7 +592,7 @@ class Evidence:
         named = title and self.named is not None and long
         long_rest = self.long_rest is not None and self.layout is not None and long
         marks = self.marks is not None and self.short
-        links = self.links is not None and (long_rest or self.short)
+        links = self.links is not None and (long_rest or self.short or self.weak)
         flags = ((_WEAK if self.weak else 0) | (_SHORT if self.short else 0)
                  | (_FIGURES if figures else 0) | (_TITLE if title else 0)
                  | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0)
@@ -662,7 +663,7 @@ class Evidence:
         links = None
         if flags & _LINKS:
             length = 2 * LINK_BITS // 8
-            if not flags & (_LONG_REST | _SHORT) or len(data) < end + length:
+            if not flags & (_LONG_REST | _SHORT | _WEAK) or len(data) < end + length:
                 return None
             links = np.frombuffer(data, dtype="<u4", count=length // 4, offset=end).astype(_U32)
             end += length
@@ -716,11 +717,13 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
 
 
 def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
-              title: np.ndarray | None = None, named: int | None = None) -> Evidence:
+              title: np.ndarray | None = None, named: int | None = None,
+              links: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
-    page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`)."""
+    page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
+    ``links``: a weak page's entries (:func:`listing_links`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
-                    named=None if weak else named)
+                    named=None if weak else named, links=links if weak else None)
 
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
@@ -787,8 +790,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
     if a.weak or b.weak:
-        if titles_part(a, b, same_site):
-            return False  # another name for a page of few words on one site: another page
+        if titles_part(a, b, same_site) or entries_part(a, b, same_site):
+            return False  # another name, or another entry, on one site: another page
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False
@@ -927,9 +930,12 @@ def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     its teaser). Dropped, it would take that entry's page with it: a forum's first page after
     a new thread, a tag page after a new article. An edited copy keeps its links, and a block
     of bare links (an extra "related" list) holds no entry."""
-    if same_site is not True or a.links is None or b.links is None or a.short != b.short:
+    if (same_site is not True or a.links is None or b.links is None or a.short != b.short
+            or a.weak != b.weak):
         return False
-    if a.short:
+    if a.weak:
+        pass  # (weak pages are one only when their whole pages are nearly the same)
+    elif a.short:
         if _two_chromes(a, b) or _foreign(a, b, same_site):
             return False
     elif not laid_out_alike(a, b):

@@ -467,8 +467,9 @@ def test_a_listing_with_another_entry_is_another_page():
     assert not ev.entries_part(few, long_page(text, "Community forum | Riverton", rest,
                                               links=("/t/1",)), same_site=True)
     # a link's fragment and the parameters that name a visit do not make it another link
-    assert np.array_equal(ev.link_bits(["/t/a?sid=9f2c#replies", "/t/b?utm_source=x&id=2"]),
-                          ev.link_bits(["/t/a", "/t/b?id=2"]))
+    assert np.array_equal(ev.link_bits(["/t/a?sid=9f2c#replies", "/t/b?utm_source=x&id=2",
+                                        "/t/c;jsessionid=0F1E?x=1"]),
+                          ev.link_bits(["/t/a", "/t/b?id=2", "/t/c?x=1"]))
     assert not np.array_equal(ev.link_bits(["/t/b?id=2"]), ev.link_bits(["/t/b?id=3"]))
     back = ev.Evidence.from_bytes(after.to_bytes())
     assert back == after and np.array_equal(back.links, after.links)

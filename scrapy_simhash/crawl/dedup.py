@@ -468,7 +468,8 @@ class Deduplicator:
                          extra={"crawler": self.crawler})
         return Outcome(SKIPPED, reason=reason)
 
-    def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False) -> Outcome:
+    def check(self, key: str, compute: Callable[[], Any], *, retry: bool = False,
+              start: bool = False) -> Outcome:
         """Compute the signature with ``compute`` and check-and-add it under ``key`` (``retry``:
         see :meth:`decide`). With an index in a thread of its own (:attr:`offloaded`) this
         waits for it, without a deadline: the crawl's components use :meth:`check_in_order`."""
@@ -477,7 +478,8 @@ class Deduplicator:
             fingerprint = compute()
         except Exception as error:
             return self.signature_failed(key, error, time.perf_counter() - started)
-        return self.decide(key, fingerprint, time.perf_counter() - started, retry=retry)
+        return self.decide(key, fingerprint, time.perf_counter() - started, retry=retry,
+                           start=start)
 
     async def check_in_order(
         self,
@@ -486,6 +488,7 @@ class Deduplicator:
         subject: Any,
         offloaded: Awaitable[tuple[Any, float, str | None]] | None = None,
         retry: bool = False,
+        start: bool = False,
     ) -> Outcome:
         """:meth:`check` for crawls with worker processes: the signature of ``subject`` (a
         response, an item's text) comes from ``offloaded``, what a worker was handed (it gives
@@ -525,8 +528,9 @@ class Deduplicator:
             if failure is not None:
                 return self.signature_failed(key, failure[0], seconds, reason=failure[1])
             if self.calls is not None:
-                return await self.decide_off_reactor(key, signature, seconds, retry=retry)
-            return self.decide(key, signature, seconds, retry=retry)
+                return await self.decide_off_reactor(key, signature, seconds, retry=retry,
+                                                     start=start)
+            return self.decide(key, signature, seconds, retry=retry, start=start)
         finally:
             self.order.release(ticket)
 
@@ -539,7 +543,8 @@ class Deduplicator:
         return self.skip(reason)
 
     def decide(
-        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
+        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False,
+        start: bool = False,
     ) -> Outcome:
         """Check a signature computed in ``seconds`` (inline or in a worker process) against
         the index and store it unless it duplicates a stored one; ``fingerprint`` is a
@@ -566,10 +571,12 @@ class Deduplicator:
         finally:
             elapsed = time.perf_counter() - started
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
-        return self._outcome(key, signed.signature, match, retry)
+        return self._outcome(key, signed.signature, match, retry,
+                             start=start, listing=_is_listing(signed))
 
     async def decide_off_reactor(
-        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False
+        self, key: str, fingerprint: Any, seconds: float = 0.0, *, retry: bool = False,
+        start: bool = False,
     ) -> Outcome:
         """:meth:`decide` awaiting each index call from the index's thread, for at most
         ``SIMHASH_INDEX_TIMEOUT``; while the breaker is open, decided by
@@ -609,7 +616,8 @@ class Deduplicator:
             elapsed = time.perf_counter() - started
             self.stats.inc_value(f"simhash/time/{self.namespace}/index", elapsed)
         calls.succeeded(probe)
-        return self._outcome(key, signed.signature, match, retry)
+        return self._outcome(key, signed.signature, match, retry,
+                             start=start, listing=_is_listing(signed))
 
     def like_not_content(self, signature: Any) -> bool:
         """Whether ``signature`` is within the threshold of a page this crawl withdrew as no
@@ -670,16 +678,28 @@ class Deduplicator:
         finally:
             steps.close()
 
-    def _outcome(self, key: str, signature: Any, match: Match | None, retry: bool) -> Outcome:
-        """Count and report the decision the index's answer ``match`` makes."""
+    def _outcome(self, key: str, signature: Any, match: Match | None, retry: bool, *,
+                 start: bool = False, listing: bool = False) -> Outcome:
+        """Count and report the decision the index's answer ``match`` makes. A page is kept,
+        not stored again, when it is the request's own earlier attempt (``retry``), a start
+        request (``start``: the crawl's roots; dropped, they would take the whole site with
+        them), or a listing met again under its own URL (``listing``: its entries unchanged,
+        an earlier crawl's; the pages added since are behind it)."""
         if match is None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"simhash/index/{self.namespace}/size")
             return Outcome(KEPT, fingerprint=signature)
-        if retry and match.key == key:
+        own = match.key == key
+        reason = ("retry" if retry and own else "start" if start and self.kind == "page"
+                  else "revisit" if listing and own and self.kind == "page" else None)
+        if reason is not None:
             self.stats.inc_value(f"{self._prefix}kept")
-            self.stats.inc_value(f"{self._prefix}kept/retry")
-            return Outcome(KEPT, fingerprint=signature, reason="retry")
+            self.stats.inc_value(f"{self._prefix}kept/{reason}")
+            if reason != "retry":
+                logger.debug("Simhash: kept page %s: %s, though within the threshold of %s "
+                             "(distance %d)", key, _KEPT_WHY[reason], match.key, match.distance,
+                             extra={"crawler": self.crawler})
+            return Outcome(KEPT, fingerprint=signature, reason=reason)
         self.stats.inc_value(f"{self._prefix}dropped")
         dry_run = {"dry_run": True} if self.config.dry_run else {}
         self.session.record_duplicate(self.kind, key, match.key, match.distance, **dry_run)
@@ -1087,3 +1107,17 @@ class FailedCrawl:
 
     def _clear(self) -> None:
         self.crawler.spider = None
+
+
+_KEPT_WHY = {
+    "start": "a start request (the crawl's roots are never dropped)",
+    "revisit": "a listing met again under its own URL (its entries lead to the pages added "
+               "since)",
+}
+
+
+def _is_listing(signed: Any) -> bool:
+    """Whether a signed page is a listing: its evidence holds entries (see
+    :func:`scrapy_simhash.evidence.entries_part`)."""
+    evidence = getattr(signed, "evidence", None)
+    return evidence is not None and getattr(evidence, "links", None) is not None

@@ -331,7 +331,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if self.workers is not None or self.dedup.offloaded:
             return self._check_with_workers(request, response)
         outcome = self.dedup.check(
-            response.url, lambda: self._signature(response), retry=_is_retry(request)
+            response.url, lambda: self._signature(response), retry=_is_retry(request),
+            start=_is_start(request),
         )
         return self._apply(request, response, outcome)
 
@@ -350,7 +351,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
             else:
                 offloaded = waiter
         outcome = await self.dedup.check_in_order(
-            response.url, self._signature, response, offloaded, retry=_is_retry(request)
+            response.url, self._signature, response, offloaded, retry=_is_retry(request),
+            start=_is_start(request),
         )
         return self._apply(request, response, outcome, declared)
 
@@ -376,7 +378,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
-            if outcome.match is None and outcome.reason is None:  # stored under its URL
+            if outcome.match is None and outcome.reason in (None, "revisit"):  # under its URL
                 request.meta[META_KEY] = response.url
                 self._learn(response, None, declared)
             elif outcome.reason == "dry_run" and outcome.match is not None:
@@ -448,3 +450,9 @@ def _again(request: Request) -> Request:
 def _is_retry(request: Request) -> bool:
     """Whether Scrapy retries this request (``RetryMiddleware``, ``get_retry_request``)."""
     return bool(request.meta.get("retry_times"))
+
+
+def _is_start(request: Request) -> bool:
+    """Whether the request is one of the spider's start requests (Scrapy's
+    ``is_start_request``): a root of the crawl, never dropped."""
+    return bool(request.meta.get("is_start_request"))

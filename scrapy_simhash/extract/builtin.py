@@ -130,6 +130,10 @@ BRIDGE_MIN_SCORE = 20.0
 ENTRY_LINK_LEVELS = 2
 ENTRY_MIN_TEXT = 20
 ENTRY_MAX_TEXT = 1_000  # characters beside links: a teaser or a paragraph, not the article
+# ... or a card of a grid, a row of a table: one of ENTRY_MIN_CARDS siblings alike, each with a
+# link and CARD_MIN_TEXT characters beside it (a price, a topic's counters)
+ENTRY_MIN_CARDS = 3
+CARD_MIN_TEXT = 2
 BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read); an article that
 # reading finds in chrome alone (nodes named or tagged as chrome) is the page's only when it
@@ -1314,6 +1318,7 @@ class Extraction:
             chrome.append(hint == CHROME or (parent >= 0 and chrome[parent]) or share < 0.5)
             loose_chrome.append(hint == CHROME or (parent >= 0 and loose_chrome[parent])
                                 or share < 0.4)
+        cards = self._cards(chars, links)
         strict, loose = [], []
         for href, block in zip(page.link_href, page.link_block, strict=True):
             node = owners[block] if block < len(owners) else -1
@@ -1324,17 +1329,48 @@ class Extraction:
                 start, end = starts[node], ends[node]
                 linked = links[end] - links[start]
                 text = chars[end] - chars[start] - linked  # (beside links)
-                near = near or (ENTRY_MIN_TEXT / 2 <= text <= 2 * ENTRY_MAX_TEXT
-                                and linked <= 2 * text)
+                card = cards.get(node, 0)
+                near = near or card > 0 or (ENTRY_MIN_TEXT / 2 <= text <= 2 * ENTRY_MAX_TEXT
+                                            and linked <= 2 * text)
                 decided = decided or chrome[node]  # (inside chrome: no entry)
-                if text >= ENTRY_MIN_TEXT and not decided:
-                    entry, decided = linked <= text <= ENTRY_MAX_TEXT, True
+                if (text >= ENTRY_MIN_TEXT or card > 1) and not decided:
+                    entry, decided = card > 1 or linked <= text <= ENTRY_MAX_TEXT, True
                 node = parents[node]
             if entry:
                 strict.append(href)
             if near or entry:
                 loose.append(href)
         return strict, loose
+
+    def _cards(self, chars: list[int], links: list[int]) -> dict[int, int]:
+        """The nodes that are cards of a grid or rows of a table: one of
+        :data:`ENTRY_MIN_CARDS` siblings or more of one tag and first class, each with a link and
+        text beside it (a product's price, a topic's counters), 2 when it has
+        :data:`CARD_MIN_TEXT` characters beside links or more, 1 when it has some (a block of
+        bare links, a menu, has none)."""
+        page = self.page
+        kinds: dict[tuple[int, str, str], list[int]] = {}
+        for node, parent in enumerate(page.node_parent):
+            # (siblings alike: one tag and one first class, "topic-list-item category-help")
+            first = (page.node_class[node] or "").split(maxsplit=1)
+            kinds.setdefault((parent, page.node_tag[node], first[0] if first else ""),
+                             []).append(node)
+        cards: dict[int, int] = {}
+        texts, linked_chars = page.block_text, page.block_link_chars
+        for siblings in kinds.values():
+            if len(siblings) < ENTRY_MIN_CARDS:
+                continue
+            for node in siblings:
+                start, end = page.node_start[node], page.node_end[node]
+                if links[end] == links[start] or chars[end] - chars[start] - links[end] + links[
+                        start] < CARD_MIN_TEXT:
+                    continue  # no link, or no room for text beside it
+                # (a block's link characters are its links' stripped lengths)
+                beside = sum(max(0, len(texts[block].strip()) - linked_chars[block])
+                             for block in range(start, end))
+                if beside:
+                    cards[node] = 2 if beside >= CARD_MIN_TEXT else 1
+        return cards
 
     def _content_blocks(self) -> list[bool]:
         """For each block, whether it is content (not chrome, not boilerplate)."""

@@ -91,6 +91,17 @@ def test_skipped_responses_pass_untouched_and_are_counted(build, response, reaso
     assert not stats.get_value("simhash/pages/dropped")
 
 
+def test_a_start_request_is_never_dropped(build):
+    middleware, stats = build()
+    process(middleware, page("http://a.test/story", ARTICLE))
+    start = page("http://a.test/", ARTICLE, meta={"is_start_request": True})
+    assert process(middleware, start) is start  # within the threshold, yet the crawl's root
+    assert stats.get_value("simhash/pages/kept/start") == 1
+    assert not stats.get_value("simhash/pages/dropped")
+    with pytest.raises(IgnoreRequest):  # any other request is dropped as before
+        process(middleware, page("http://a.test/copy", ARTICLE))
+
+
 def test_a_page_too_short_to_check_is_named_at_debug(build, caplog):
     middleware, _ = build()
     caplog.set_level("DEBUG", logger="scrapy_simhash")

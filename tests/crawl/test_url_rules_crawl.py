@@ -243,3 +243,41 @@ def test_a_second_crawl_follows_a_listing_to_the_entries_added_since(tmp_path,
                              pages=_forum_site(16), port=first_site.server_address[1])
     added = set(_forum_site(16)) - set(_forum_site(14))
     assert _received(second, site) == {"/", "/forum/"} | added, second.log[-3000:]
+
+
+def _blog_site(count: int) -> dict[str, tuple[str, str]]:
+    """A home page of prose (an about text: no hub, no listing) linking an archive listing of
+    the first five stories (unchanged between crawls) that links a category listing of the
+    ``count`` newest stories, each a title over a teaser; and the stories."""
+    news = articles(count)
+    paths = [url.split(".example", 1)[1] for url, _ in news]
+    about = " ".join(f"Sentence {n} of the about text says who writes the Harbour Blog and why "
+                     f"the harbour matters to the town." for n in range(12))
+    home = (f"<html><head><title>Harbour Blog</title></head><body><main><h1>About</h1>"
+            f"<p>{about}</p><p><a href='/archive/'>The archive</a></p></main></body></html>")
+    archive_entries = "".join(board_entry(100 + n, path) for n, path in enumerate(paths[:5]))
+    archive = (f"<html><head><title>Archive</title></head><body><main><h1>Archive</h1>"
+               f"{archive_entries}<p><a href='/category/'>All the news</a></p></main>"
+               "</body></html>")
+    entries = "".join(board_entry(n, path) for n, path in list(enumerate(paths))[::-1])
+    category = (f"<html><head><title>News</title></head><body><main><h1>News</h1>{entries}"
+                "</main></body></html>")
+    return {"/": (home, "/"), "/archive/": (archive, "/archive/"),
+            "/category/": (category, "/category/"),
+            **{path: (html, path) for path, (_, html) in zip(paths, news, strict=True)}}
+
+
+def test_a_second_crawl_keeps_its_roots_and_unchanged_listings(tmp_path):
+    """The start page (prose: no hub) and an archive listing are unchanged in a second crawl on
+    the same index: kept all the same (a start request, a listing met again under its own URL),
+    they lead to the category that gained a story, and to the story."""
+    index = f"sqlite:///{tmp_path / 'crawl.db'}"
+    first, first_site, _ = _crawl(tmp_path / "first", "rules", index, pages=_blog_site(5))
+    assert _received(first, first_site) == set(_blog_site(5))
+    second, site, _ = _crawl(tmp_path / "second", "rules", index, pages=_blog_site(6),
+                             port=first_site.server_address[1])
+    added = set(_blog_site(6)) - set(_blog_site(5))
+    assert _received(second, site) == {"/", "/archive/", "/category/"} | added, \
+        second.log[-3000:]
+    assert second.stats["simhash/pages/kept/start"] >= 1
+    assert second.stats["simhash/pages/kept/revisit"] == 1

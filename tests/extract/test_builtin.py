@@ -959,6 +959,20 @@ def test_entry_links_are_a_listings_entries_and_the_links_in_prose():
     assert builtin.Extraction("only text", True).entry_links() == ([], [])
 
 
+def test_entry_links_are_a_grids_cards_and_a_tables_rows():
+    # little text beside each link, but cards alike with something beside it: a price, counters
+    cards = "".join(f"<div class='card product'><a href='/p/{n}'>Blue mug number {n}</a>"
+                    f"<span class='price'>£{n}.50</span></div>" for n in range(5))
+    rows = "".join(f"<tr class='topic-list-item category-{n % 2}'><td><a href='/t/{n}'>Topic "
+                   f"{n} about the harbour</a></td><td>{n * 7 + 10}</td></tr>" for n in range(5))
+    bare = "".join(f"<li><a href='/more/{n}'>Another mug {n}</a></li>" for n in range(5))
+    html = (f"<html><body><main><h1>Mugs</h1><div class='grid'>{cards}</div>"
+            f"<table><tbody>{rows}</tbody></table><ul>{bare}</ul></main></body></html>")
+    links, near = builtin.extraction_from_tree(parse_html(html)).entry_links()
+    assert {f"/p/{n}" for n in range(5)} | {f"/t/{n}" for n in range(5)} <= set(links)
+    assert not {f"/more/{n}" for n in range(5)} & set(near)
+
+
 def test_rest_lines_stop_at_their_size():
     rows = "".join(f"<tr><td>Row {n}</td><td>{n * 7}</td></tr>" for n in range(2000))
     html = ("<html><body><div class='story'><h1>Harbour baths to reopen</h1>"
