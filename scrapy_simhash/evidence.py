@@ -48,6 +48,7 @@ import re
 import struct
 import unicodedata
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -505,19 +506,32 @@ def link_bits(hrefs: list[str]) -> np.ndarray:
     """A page's entry links (:meth:`Extraction.entry_links`: a listing's entries, the links in
     an article's paragraphs) as a set of :data:`LINK_BITS` bits, in uint32 words: each target
     without its fragment and the parameters that name a visit (a session id, ``utm_*``)."""
+    return _bits_of_codes(map(_link_code, hrefs))
+
+
+def _bits_of_codes(codes: Iterable[int | None]) -> np.ndarray:
     bits = np.zeros(LINK_BITS, dtype=bool)
-    for href in hrefs:
-        # (percent-escapes read and spaces dropped: "a b", "a%20b" and "a\nb" are one link, as
-        # a browser or a page's serialiser may write it)
-        target = _VISIT_PATH_PARAMETER.sub("", "".join(unquote(href).split()).split("#", 1)[0])
-        if "?" in target:
-            path, query = target.split("?", 1)
-            kept = [p for p in query.split("&") if p and not _VISIT_PARAMETER.match(p)]
-            target = f"{path}?{'&'.join(kept)}" if kept else path
-        if target:
-            code = zlib.crc32(target.encode("utf-8", "surrogatepass"))
+    for code in codes:
+        if code is not None:
             bits[code % LINK_BITS] = bits[(code // LINK_BITS) % LINK_BITS] = True
     return np.packbits(bits, bitorder="little").view("<u4").astype(_U32)
+
+
+def _link_code(href: str) -> int | None:
+    """The CRC-32 of a link's target as :func:`link_bits` compares them (None: no target, a
+    fragment of the page itself)."""
+    # (percent-escapes read and spaces dropped: "a b", "a%20b" and "a\nb" are one link, as a
+    # browser or a page's serialiser may write it)
+    if "%" in href or " " in href or not href.isprintable():
+        href = "".join(unquote(href).split())
+    target = href.split("#", 1)[0]
+    if ";" in target:
+        target = _VISIT_PATH_PARAMETER.sub("", target)
+    if "?" in target:
+        path, query = target.split("?", 1)
+        kept = [p for p in query.split("&") if p and not _VISIT_PARAMETER.match(p)]
+        target = f"{path}?{'&'.join(kept)}" if kept else path
+    return zlib.crc32(target.encode("utf-8", "surrogatepass")) if target else None
 
 
 def sketch(hashes: np.ndarray, k: int = SKETCH_SIZE) -> np.ndarray:
@@ -962,8 +976,10 @@ def listing_links(entries: tuple[list[str], list[str]]) -> np.ndarray | None:
     strict, loose = entries
     if len(strict) < MIN_ENTRY_LINKS:
         return None
-    bits = link_bits(strict)
-    return np.concatenate((bits, link_bits(loose))) if _listing_links(bits) else None
+    codes = {href: _link_code(href) for href in loose}  # (every entry is a near entry)
+    bits = _bits_of_codes(codes[href] for href in strict)
+    return np.concatenate((bits, _bits_of_codes(codes.values()))) if _listing_links(bits) \
+        else None
 
 
 def _one_template(a: Evidence, b: Evidence) -> bool:

@@ -1290,87 +1290,51 @@ class Extraction:
         named or tagged as chrome whose entry, the nearest node around the link (at most
         :data:`ENTRY_LINK_LEVELS` up) with :data:`ENTRY_MIN_TEXT` characters of text beside
         links, is mostly that text, and at most :data:`ENTRY_MAX_TEXT` of it: a listing's title
-        over its teaser, a link in a paragraph. A block of bare links (a menu, an extra
-        "related" list) has no entry.
+        over its teaser, a link in a paragraph; or whose node, or one of the two above it, is a
+        card of a grid or a row of a table (:meth:`_card`). A block of bare links (a menu, an
+        extra "related" list) has no entry.
 
         And the links that are entries by half those measures (any node on the way up with
-        half of :data:`ENTRY_MIN_TEXT`, text half of its links, twice :data:`ENTRY_MAX_TEXT`;
-        a node named like chrome beside at least 40% of the page's text): an entry of a
-        page that is not even that on another was not edited into one."""
+        half of :data:`ENTRY_MIN_TEXT`, text half of its links, twice :data:`ENTRY_MAX_TEXT`,
+        or a card with a character beside its links; a node named like chrome beside at least
+        40% of the page's text): an entry of a page that is not even that on another was not
+        edited into one."""
         page, article = self.page, self.article
         if page is None or article is None or not page.link_href:
             return [], []
         chars = list(accumulate(map(len, page.block_text), initial=0))  # running sums
         links = list(accumulate(page.block_link_chars, initial=0))
-        starts, ends, owners, parents = (page.node_start, page.node_end, page.block_owner,
-                                         page.node_parent)
-        # a node named like chrome that holds half of the page's text beside links is the page's
-        # wrapper ("tag-page", "has-sidebar"): weighed without links, so that a block of links
-        # added to the page ("related") moves no other node in or out
-        total = chars[-1] - links[-1]
-        chrome, loose_chrome = [], []  # (nodes are in pre-order: a parent before its children)
-        for node, hint in enumerate(page.node_own_hint):
-            parent = parents[node]
-            share = 1.0
-            if hint == WEAK_CHROME and total:
-                share = (chars[ends[node]] - chars[starts[node]] - links[ends[node]]
-                         + links[starts[node]]) / total
-            chrome.append(hint == CHROME or (parent >= 0 and chrome[parent]) or share < 0.5)
-            loose_chrome.append(hint == CHROME or (parent >= 0 and loose_chrome[parent])
-                                or share < 0.4)
-        cards = self._cards(chars, links)
+        walk = _EntryWalk(page, chars, links)
+        owners, tags, parents = page.block_owner, page.node_tag, page.node_parent
+        verdicts: dict[int, tuple[bool, bool]] = {}  # (the links of one node: one verdict)
         strict, loose = [], []
         for href, block in zip(page.link_href, page.link_block, strict=True):
-            node = owners[block] if block < len(owners) else -1
-            entry = near = decided = False
-            for _ in range(ENTRY_LINK_LEVELS + 1):
-                if node < 0 or loose_chrome[node] or page.node_tag[node] in UNHINTED_TAGS:
-                    break
-                start, end = starts[node], ends[node]
-                linked = links[end] - links[start]
-                text = chars[end] - chars[start] - linked  # (beside links)
-                card = cards.get(node, 0)
-                near = near or card > 0 or (ENTRY_MIN_TEXT / 2 <= text <= 2 * ENTRY_MAX_TEXT
-                                            and linked <= 2 * text)
-                decided = decided or chrome[node]  # (inside chrome: no entry)
-                if (text >= ENTRY_MIN_TEXT or card > 1) and not decided:
-                    entry, decided = card > 1 or linked <= text <= ENTRY_MAX_TEXT, True
-                node = parents[node]
-            if entry:
+            owner = owners[block] if block < len(owners) else -1
+            verdict = verdicts.get(owner)
+            if verdict is None:
+                entry = near = decided = False
+                node = owner
+                for _ in range(ENTRY_LINK_LEVELS + 1):
+                    if node < 0 or tags[node] in UNHINTED_TAGS:
+                        break
+                    chrome, loose_chrome = walk.chrome(node)
+                    if loose_chrome:
+                        break
+                    linked = links[page.node_end[node]] - links[page.node_start[node]]
+                    text = chars[page.node_end[node]] - chars[page.node_start[node]] - linked
+                    card = walk.card(node)
+                    near = near or card > 0 or (
+                        ENTRY_MIN_TEXT / 2 <= text <= 2 * ENTRY_MAX_TEXT and linked <= 2 * text)
+                    decided = decided or chrome  # (inside chrome: no entry)
+                    if (text >= ENTRY_MIN_TEXT or card > 1) and not decided:
+                        entry, decided = card > 1 or linked <= text <= ENTRY_MAX_TEXT, True
+                    node = parents[node]
+                verdict = verdicts[owner] = (entry, near or entry)
+            if verdict[0]:
                 strict.append(href)
-            if near or entry:
+            if verdict[1]:
                 loose.append(href)
         return strict, loose
-
-    def _cards(self, chars: list[int], links: list[int]) -> dict[int, int]:
-        """The nodes that are cards of a grid or rows of a table: one of
-        :data:`ENTRY_MIN_CARDS` siblings or more of one tag and first class, each with a link and
-        text beside it (a product's price, a topic's counters), 2 when it has
-        :data:`CARD_MIN_TEXT` characters beside links or more, 1 when it has some (a block of
-        bare links, a menu, has none)."""
-        page = self.page
-        kinds: dict[tuple[int, str, str], list[int]] = {}
-        for node, parent in enumerate(page.node_parent):
-            # (siblings alike: one tag and one first class, "topic-list-item category-help")
-            first = (page.node_class[node] or "").split(maxsplit=1)
-            kinds.setdefault((parent, page.node_tag[node], first[0] if first else ""),
-                             []).append(node)
-        cards: dict[int, int] = {}
-        texts, linked_chars = page.block_text, page.block_link_chars
-        for siblings in kinds.values():
-            if len(siblings) < ENTRY_MIN_CARDS:
-                continue
-            for node in siblings:
-                start, end = page.node_start[node], page.node_end[node]
-                if links[end] == links[start] or chars[end] - chars[start] - links[end] + links[
-                        start] < CARD_MIN_TEXT:
-                    continue  # no link, or no room for text beside it
-                # (a block's link characters are its links' stripped lengths)
-                beside = sum(max(0, len(texts[block].strip()) - linked_chars[block])
-                             for block in range(start, end))
-                if beside:
-                    cards[node] = 2 if beside >= CARD_MIN_TEXT else 1
-        return cards
 
     def _content_blocks(self) -> list[bool]:
         """For each block, whether it is content (not chrome, not boilerplate)."""
@@ -1391,6 +1355,79 @@ class Extraction:
         for text in texts:
             lines.extend(_lines(text))
         return "\n".join(lines)[:max_chars]
+
+
+class _EntryWalk:
+    """What :meth:`Extraction.entry_links` asks of a page's nodes, each worked out once and only
+    for the nodes it climbs through: whether a node is chrome, and whether it is a card."""
+
+    def __init__(self, page: Segmented, chars: list[int], links: list[int]) -> None:
+        self.page, self.chars, self.links = page, chars, links
+        # a node named like chrome that holds half of the page's text beside links is the
+        # page's wrapper ("tag-page", "has-sidebar"): weighed without links, so that a block of
+        # links added to the page ("related") moves no other node in or out
+        self.text = chars[-1] - links[-1]
+        self._chrome: dict[int, tuple[bool, bool]] = {}
+        self._alike: dict[int, dict[tuple[str, str], int]] = {}
+        self._firsts: dict[str | None, str] = {}
+
+    def chrome(self, node: int) -> tuple[bool, bool]:
+        """(chrome, chrome by half the measure): named or tagged as chrome, or inside such a
+        node."""
+        known, page = self._chrome, self.page
+        path = []  # the nodes up to one already weighed, or the root (deep pages: no recursion)
+        while node >= 0 and node not in known:
+            path.append(node)
+            node = page.node_parent[node]
+        outer = known[node] if node >= 0 else (False, False)
+        for node in reversed(path):
+            hint, share = page.node_own_hint[node], 1.0
+            if hint == WEAK_CHROME and self.text:
+                start, end = page.node_start[node], page.node_end[node]
+                share = (self.chars[end] - self.chars[start] - self.links[end]
+                         + self.links[start]) / self.text
+            outer = known[node] = (hint == CHROME or outer[0] or share < 0.5,
+                                   hint == CHROME or outer[1] or share < 0.4)
+        return outer
+
+    def card(self, node: int) -> int:
+        """2 when ``node`` is a card of a grid or a row of a table (one of
+        :data:`ENTRY_MIN_CARDS` siblings or more of one tag and first class, with a link and
+        :data:`CARD_MIN_TEXT` characters beside it: a product's price, a topic's counters), 1
+        when it is one with less beside its links, 0 when it is none (a block of bare links, a
+        menu, has nothing beside them)."""
+        page, chars, links = self.page, self.chars, self.links
+        start, end = page.node_start[node], page.node_end[node]
+        if links[end] == links[start] or chars[end] - chars[start] - links[end] + links[
+                start] < CARD_MIN_TEXT:
+            return 0  # no link, or no room for text beside it
+        parent = page.node_parent[node]
+        alike = self._alike.get(parent)
+        if alike is None:  # the parent's children: its next node, then each one's next sibling
+            alike = self._alike[parent] = {}
+            child, last = parent + 1, (page.node_last[parent] if parent >= 0
+                                       else len(page.node_tag))
+            while child < last:
+                kind = self._kind(child)
+                alike[kind] = alike.get(kind, 0) + 1
+                child = max(page.node_last[child], child + 1)
+        if alike.get(self._kind(node), 0) < ENTRY_MIN_CARDS:
+            return 0
+        # (a block's link characters are its links' stripped lengths)
+        texts, linked = page.block_text, page.block_link_chars
+        beside = sum(max(0, len(texts[block].strip()) - linked[block])
+                     for block in range(start, end))
+        return 2 if beside >= CARD_MIN_TEXT else 1 if beside else 0
+
+    def _kind(self, node: int) -> tuple[str, str]:
+        """What a card shares with its siblings: its tag and first class ("topic-list-item
+        category-help")."""
+        names = self.page.node_class[node]
+        first = self._firsts.get(names)
+        if first is None:
+            words = names.split(maxsplit=1) if names else ()
+            first = self._firsts[names] = words[0] if words else ""
+        return self.page.node_tag[node], first
 
 
 def _under_chrome(page: Segmented, hints: list[int], node: int) -> bool:

@@ -965,7 +965,8 @@ def test_entry_links_are_a_grids_cards_and_a_tables_rows():
                     f"<span class='price'>£{n}.50</span></div>" for n in range(5))
     rows = "".join(f"<tr class='topic-list-item category-{n % 2}'><td><a href='/t/{n}'>Topic "
                    f"{n} about the harbour</a></td><td>{n * 7 + 10}</td></tr>" for n in range(5))
-    bare = "".join(f"<li><a href='/more/{n}'>Another mug {n}</a></li>" for n in range(5))
+    bare = "".join(f"<li class=' '><a href='/more/{n}'>Another mug {n}</a></li>"
+                   for n in range(5))  # (a class of spaces alone names no class)
     html = (f"<html><body><main><h1>Mugs</h1><div class='grid'>{cards}</div>"
             f"<table><tbody>{rows}</tbody></table><ul>{bare}</ul></main></body></html>")
     links, near = builtin.extraction_from_tree(parse_html(html)).entry_links()
