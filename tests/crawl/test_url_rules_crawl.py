@@ -204,17 +204,25 @@ def _hub_site(count: int) -> dict[str, tuple[str, str]]:
                                                                              strict=True)}}
 
 
+def _two_crawls(tmp_path: Path, index: str, before: dict, after: dict,
+                kept_again: set[str]) -> CrawlResult:
+    """Crawl ``before``, then ``after`` on the same site and index: the first crawl reaches every
+    page, the second only ``kept_again`` and the pages added since (the others are held by the
+    index). The second crawl's result."""
+    first, first_site, _ = _crawl(tmp_path / "first", "rules", index, pages=before)
+    assert _received(first, first_site) == set(before)
+    second, site, _ = _crawl(tmp_path / "second", "rules", index, pages=after,
+                             port=first_site.server_address[1])
+    assert _received(second, site) == kept_again | (set(after) - set(before)), \
+        second.log[-3000:]
+    return second
+
+
 def test_a_second_crawl_follows_its_hubs_to_the_pages_added_since(tmp_path, persistent_index):
     """A page of links (its only sentences a cookie notice and a footer) is a hub, never dropped:
     a second crawl on the same index reaches the articles added since the first, and drops the
     others as already held."""
-    first, first_site, _ = _crawl(tmp_path / "first", "rules", persistent_index,
-                                  pages=_hub_site(6))
-    assert _received(first, first_site) == set(_hub_site(6))
-    second, site, _ = _crawl(tmp_path / "second", "rules", persistent_index,
-                                pages=_hub_site(8), port=first_site.server_address[1])
-    added = set(_hub_site(8)) - set(_hub_site(6))
-    assert _received(second, site) == {"/"} | added, second.log[-3000:]
+    _two_crawls(tmp_path, persistent_index, _hub_site(6), _hub_site(8), {"/"})
 
 
 def _forum_site(count: int) -> dict[str, tuple[str, str]]:
@@ -236,13 +244,7 @@ def test_a_second_crawl_follows_a_listing_to_the_entries_added_since(tmp_path,
     """A forum's first page lists its threads, each a title over a teaser: prose of its own, so
     no hub. After two new threads it links two threads its stored state does not: a second
     crawl on the same index keeps it and reaches them."""
-    first, first_site, _ = _crawl(tmp_path / "first", "rules", persistent_index,
-                                  pages=_forum_site(14))
-    assert _received(first, first_site) == set(_forum_site(14))
-    second, site, _ = _crawl(tmp_path / "second", "rules", persistent_index,
-                             pages=_forum_site(16), port=first_site.server_address[1])
-    added = set(_forum_site(16)) - set(_forum_site(14))
-    assert _received(second, site) == {"/", "/forum/"} | added, second.log[-3000:]
+    _two_crawls(tmp_path, persistent_index, _forum_site(14), _forum_site(16), {"/", "/forum/"})
 
 
 def _blog_site(count: int) -> dict[str, tuple[str, str]]:
@@ -271,13 +273,7 @@ def test_a_second_crawl_keeps_its_roots_and_unchanged_listings(tmp_path):
     """The start page (prose: no hub) and an archive listing are unchanged in a second crawl on
     the same index: kept all the same (a start request, a listing met again under its own URL),
     they lead to the category that gained a story, and to the story."""
-    index = f"sqlite:///{tmp_path / 'crawl.db'}"
-    first, first_site, _ = _crawl(tmp_path / "first", "rules", index, pages=_blog_site(5))
-    assert _received(first, first_site) == set(_blog_site(5))
-    second, site, _ = _crawl(tmp_path / "second", "rules", index, pages=_blog_site(6),
-                             port=first_site.server_address[1])
-    added = set(_blog_site(6)) - set(_blog_site(5))
-    assert _received(second, site) == {"/", "/archive/", "/category/"} | added, \
-        second.log[-3000:]
+    second = _two_crawls(tmp_path, f"sqlite:///{tmp_path / 'crawl.db'}", _blog_site(5),
+                         _blog_site(6), {"/", "/archive/", "/category/"})
     assert second.stats["simhash/pages/kept/start"] >= 1
     assert second.stats["simhash/pages/kept/revisit"] == 1
