@@ -947,12 +947,10 @@ def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     if (same_site is not True or a.links is None or b.links is None or a.short != b.short
             or a.weak != b.weak):
         return False
-    if a.weak:
-        pass  # (weak pages are one only when their whole pages are nearly the same)
-    elif a.short:
-        if _two_chromes(a, b) or _foreign(a, b, same_site):
-            return False
-    elif not laid_out_alike(a, b):
+    # (weak pages are one only when their whole pages are nearly the same: one template)
+    if a.short and (_two_chromes(a, b) or _foreign(a, b, same_site)):
+        return False
+    if not (a.short or a.weak or laid_out_alike(a, b)):
         return False
     half = LINK_BITS // 32
     entries_a, near_a, entries_b, near_b = (a.links[:half], a.links[half:], b.links[:half],

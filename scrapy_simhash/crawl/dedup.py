@@ -1119,5 +1119,4 @@ _KEPT_WHY = {
 def _is_listing(signed: Any) -> bool:
     """Whether a signed page is a listing: its evidence holds entries (see
     :func:`scrapy_simhash.evidence.entries_part`)."""
-    evidence = getattr(signed, "evidence", None)
-    return evidence is not None and getattr(evidence, "links", None) is not None
+    return signed.evidence is not None and signed.evidence.links is not None

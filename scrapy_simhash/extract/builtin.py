@@ -125,6 +125,7 @@ DATED_LINE_MAX_UNITS = 40
 # goes on after it: the run is carried over at most BRIDGE_MAX_ITEMS such children (and as many
 # headings) when at least BRIDGE_MIN_SCORE of paragraphs of the run's own kind follow.
 BRIDGE_MIN_SCORE = 20.0
+BRIDGE_MAX_ITEMS = 4
 # A link is an entry's (see Extraction.entry_links) when the nearest of its node and the nodes
 # up to ENTRY_LINK_LEVELS above it with ENTRY_MIN_TEXT characters beside links is mostly text.
 ENTRY_LINK_LEVELS = 2
@@ -134,7 +135,6 @@ ENTRY_MAX_TEXT = 1_000  # characters beside links: a teaser or a paragraph, not 
 # link and CARD_MIN_TEXT characters beside it (a price, a topic's counters)
 ENTRY_MIN_CARDS = 3
 CARD_MIN_TEXT = 2
-BRIDGE_MAX_ITEMS = 4
 # A page without an article is read a second time, leniently (see _read); an article that
 # reading finds in chrome alone (nodes named or tagged as chrome) is the page's only when it
 # holds this share of the page's text, links included (a wrapper named like chrome around the
