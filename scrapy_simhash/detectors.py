@@ -154,6 +154,7 @@ class Detector(ABC):
             return Signed(None)
         main, words, text_words, main_figures = ev.text_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
+        links = ev.listing_links(extraction.entry_links())  # (a listing's entries, else None)
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
             # whose words may name its title's too, and its layout (its template's elements)
@@ -163,7 +164,7 @@ class Detector(ABC):
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
-                                                ev.listing_links(extraction.entry_links())))
+                                                links))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -173,8 +174,7 @@ class Detector(ABC):
         title = ev.title_hashes(extraction.headed_title)
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title, links=ev.listing_links(
-                                                      extraction.entry_links())))
+                                                  title, links=links))
         content, _, _, content_figures = ev.text_hashes(extraction.content_text(), numerals=True)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
@@ -182,7 +182,7 @@ class Detector(ABC):
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             ev.listing_links(extraction.entry_links())))
+                                             links))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:
