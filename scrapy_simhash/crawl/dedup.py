@@ -33,6 +33,7 @@ import functools
 import logging
 import sys
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -77,6 +78,9 @@ STOP_REASON = "simhash_index_error"
 REPORT_STOP_REASON = "simhash_report_error"
 #: Seconds between flushes of the index while the crawl runs (unless it has a commit_interval).
 FLUSH_INTERVAL = 1.0
+#: Decisions whose calls run in the index's thread, by index URI (the pages' and the items'
+#: of one index): the timer's flush waits for a moment without any (see _flush_off_reactor).
+_IN_FLIGHT: Counter[str] = Counter()
 #: Scrapy 2.18 honours CloseSpider raised from a spider_opened handler.
 _CLOSES_FROM_SPIDER_OPENED = tuple(int(part) for part in scrapy.__version__.split(".")[:2]) >= (
     2, 18)
@@ -376,6 +380,12 @@ class Deduplicator:
             # a flush proves nothing (Redis and memory indexes have nothing to flush): a page's
             # or an item's call is the probe that tells whether the index answers again
             return None
+        if _IN_FLIGHT.get(self.config.index_uri):
+            # a decision's calls are under way, maybe between a page's fingerprint and its
+            # evidence: committed there, a crawl killed before the evidence would leave a
+            # fingerprint that no copy can be confirmed against (stored twice on the rerun).
+            # The index commits at its next call's start (SQLite's commit_interval) instead.
+            return None
         admitted, probe = calls.admit()
         if not admitted:
             return None
@@ -666,6 +676,8 @@ class Deduplicator:
         """Run ``steps`` awaiting each index call from the index's thread; their result."""
         from scrapy.utils.defer import maybe_deferred_to_future
 
+        uri = self.config.index_uri
+        _IN_FLIGHT[uri] += 1
         try:
             call = next(steps)
             while True:
@@ -677,6 +689,9 @@ class Deduplicator:
             return done.value
         finally:
             steps.close()
+            _IN_FLIGHT[uri] -= 1
+            if not _IN_FLIGHT[uri]:
+                del _IN_FLIGHT[uri]
 
     def _outcome(self, key: str, signature: Any, match: Match | None, retry: bool, *,
                  start: bool = False, listing: bool = False) -> Outcome:

@@ -326,6 +326,38 @@ def test_the_timer_flushes_in_the_index_thread_and_the_index_is_closed_there(tmp
     assert dedup.crawler.stats.get_value("simhash/index/pages/size") == 1
 
 
+def test_the_timer_never_flushes_between_a_pages_fingerprint_and_its_evidence(tmp_path):
+    """A flush while a decision's calls are under way would commit the page's fingerprint
+    without its evidence: a crawl killed then leaves a page that no copy can be confirmed
+    against. The timer leaves it to the index's next call."""
+    db = tmp_path / "index.db"
+    dedup = _offloaded(db, timeout=5)
+    dedup._flusher.stop()  # (flushed by hand below)
+    flushes = []
+    put = dedup.index.put_evidence
+
+    def put_evidence(key, evidence):  # the timer fires between the fingerprint and this call
+        flushes.append(dedup._flusher.f())
+        return put(key, evidence)
+
+    from scrapy_simhash.detectors import Signed
+    from scrapy_simhash.evidence import of_text
+
+    try:
+        dedup.index.put_evidence = put_evidence
+        signed = Signed(FAR[0], of_text("A page of its own, with some words to sketch."))
+        assert _decide(dedup, "http://a.test/1", signed).action == "kept"
+        assert flushes == [None]  # asked for in the middle of the decision: none
+        flushed = dedup._flusher.f()  # after it: flushed
+        assert flushed is not None
+        _run(_wait(flushed))
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM simhash_pages").fetchone() == (1,)
+            assert conn.execute('SELECT COUNT(*) FROM "simhash_pages:evidence"').fetchone() == (1,)
+    finally:
+        dedup.close()
+
+
 def _away_until(up: threading.Event, monkeypatch, error=None, slow=None) -> None:
     """Deduplicators open their index only once ``up`` is set; before, opening raises
     ``error`` (a server that cannot be reached). ``slow``: an event the opening then waits for
