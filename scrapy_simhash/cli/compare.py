@@ -83,6 +83,10 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
                     "its own text names (another place, colour or version)")
         return ("a page with little text of its own on one site, and each title has a word the "
                 "other lacks (another product, place or entry)")
+    if ev.entries_part(a, b, same_site):
+        return ("two listings on one site in one template, and one links an entry the other "
+                "does not even nearly link (a new thread, product or article: dropped, the "
+                "page would take it with it)")
     if a.weak or b.weak:
         return (f"a page with little text of its own, and the two pages share {main:.0%} of "
                 f"their word 3-grams (the same content at {ev.MIN_WEAK_JACCARD:.0%} or more)")

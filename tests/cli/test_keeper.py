@@ -256,6 +256,26 @@ def test_compare_says_when_the_urls_name_two_versions(workdir: Path):
     assert "verdict      different" in result.stdout
 
 
+def test_compare_says_when_a_listing_links_another_entry(workdir: Path):
+    from benchmarks.hardneg.listing_states import board_states
+
+    result = compare_first_two(workdir, board_states)
+    assert "one links an entry the other does not" in result.stdout
+    assert "verdict      different" in result.stdout
+
+
+def test_compare_says_when_a_weak_page_is_in_another_part_of_the_site(workdir: Path):
+    notice = ("<html><head><title>Maintenance</title></head><body><h1>Back soon</h1><p>We are "
+              "updating the Riverton Today site tonight and will be back shortly. Events, "
+              "forums, shop orders and member accounts are safe. Thank you for your patience "
+              "while our engineers finish the scheduled maintenance work.</p></body></html>")
+    family = lambda: [("https://d.example/status", notice),  # noqa: E731
+                      ("https://d.example/events/2026/06/11", notice)]
+    result = compare_first_two(workdir, family)
+    assert "in another part of the site" in result.stdout
+    assert "verdict      different" in result.stdout
+
+
 def _vacancies_without_figures():
     """Two vacancies of :func:`vacancies_one_title` whose fields differ in words only."""
     from benchmarks.hardneg.shared_text import vacancies_one_title
