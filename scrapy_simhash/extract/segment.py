@@ -61,7 +61,11 @@ _KIND.update({etree.Comment: _SKIP, etree.PI: _SKIP, etree.Entity: _SKIP})
 LENIENT_TAGS = frozenset({"nav", "aside", "footer", "menu", "noscript"})
 _LENIENT_KIND = {**_KIND, **{tag: _BLOCK for tag in LENIENT_TAGS}}
 
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+# Only display:none hides a block. Pages that reveal their content by script serve it under
+# visibility:hidden (a WeChat article's whole body: the page showed its title and account
+# name alone); menus and dialogs hidden that way are chrome anyway. No corpus page moves
+# but one, which gains a hidden headline line.
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 
 
 @dataclass

@@ -549,6 +549,24 @@ def test_a_page_that_shows_text_never_gives_an_empty_one(body):
     assert not extraction.is_article and extraction.text.strip()
 
 
+def test_text_a_script_reveals_by_visibility_is_the_article():
+    """A WeChat article is served under visibility:hidden until a script shows it; the page
+    around it shows only its title, the account's name and a few buttons."""
+    body = "".join(f"<p>{paragraph}</p>" for paragraph in PARAGRAPHS)
+    html = (
+        "<html><head><title>Tide power</title></head><body><div id='js_article'>"
+        "<h1 class='rich_media_title'>Tide power</h1>"
+        "<div class='rich_media_meta_list'><a href='#'>Harbour Times</a> <em>2024-05-01</em></div>"
+        f"<div class='rich_media_content' id='js_content' style='visibility: hidden;'>{body}</div>"
+        "<div class='rich_media_tool'><a href='#'>Read more</a> <span>Like</span></div>"
+        "</div><div style='display: none'><p>Scan the code to follow the account.</p></div>"
+        "</body></html>"
+    )
+    text = extract_main_text(html, include_title=False)
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Scan the code" not in text
+
+
 def test_an_empty_page_stays_empty():
     assert extract_main_text("<html><body><div> </div><script>x = 1</script></body></html>") == ""
 
