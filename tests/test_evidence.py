@@ -729,3 +729,24 @@ def test_titles_of_one_site_in_two_templates_need_nearly_one_text():
     # the mug's print version: another title's decoration, nearly all of the same text
     printed = titled(mug_text, "Enamel camp mug (Print)", chrome=OTHER_CHROME)
     assert ev.confirms(mug, printed, same_site=True)
+
+
+def test_the_largest_evidence_fits_what_an_index_stores():
+    from scrapy_simhash.index.base import MAX_EVIDENCE_BYTES
+
+    def full(size: int) -> np.ndarray:
+        return np.arange(1, size + 1, dtype=np.uint32)
+
+    # a short page with every part at its largest: sketches full, figures, title, marks, links
+    largest = ev.Evidence(
+        full(ev.SKETCH_SIZE), 500, 200, rest=full(ev.SKETCH_SIZE), rest_size=500,
+        chrome=full(ev.CHROME_SKETCH_SIZE), chrome_size=500,
+        figures=full(ev.FIGURES_SKETCH_SIZE), title=full(ev.TITLE_SKETCH_SIZE),
+        marks=np.full(2 * ev.MARK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
+        links=np.full(2 * ev.LINK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
+    )
+    data = largest.to_bytes()
+    assert len(data) > 1024  # (the bound before: a listing's links made it too small)
+    assert len(data) <= MAX_EVIDENCE_BYTES
+    back = ev.Evidence.from_bytes(data)
+    assert back is not None and np.array_equal(back.links, largest.links)
