@@ -38,7 +38,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
 
-from .hints import CHROME, NEGATIVE, NEUTRAL, POSITIVE, UNHINTED_TAGS, WEAK_CHROME
+from .hints import (
+    CHROME,
+    NEGATIVE,
+    NEUTRAL,
+    POSITIVE,
+    UNHINTED_TAGS,
+    WEAK_CHROME,
+    names_photo_box,
+)
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
 
 DEFAULT_MAX_CHARS = 200_000
@@ -209,6 +217,8 @@ class Article:
     fallback: bool = False
     #: True (on a lenient reading) when every paragraph sits in a node named or tagged as chrome
     chrome_only: bool = False
+    #: The node whose children hold the main text (-1: none, the page's text stands in)
+    node: int = -1
 
     def text(self, include_title: bool = True, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         """Headline (optional) and paragraphs, one per line, cut to ``max_chars``."""
@@ -284,6 +294,18 @@ def _is_call_to_action(text: str) -> bool:
     return False
 
 
+def in_captions(page: Segmented) -> list[bool]:
+    """For each node: whether it is a ``<figcaption>`` or inside one."""
+    inside = [False] * len(page.node_tag)
+    lasts = page.node_last
+    done = 0
+    for index in [index for index, tag in enumerate(page.node_tag) if tag == "figcaption"]:
+        if done <= index:  # not inside a caption already marked
+            done = lasts[index]
+            inside[index:done] = [True] * (done - index)
+    return inside
+
+
 def in_tables(page: Segmented, within: int = -1) -> list[bool]:
     """For each node: whether it is a table or inside one (only tables inside node ``within``
     when it is given: a layout table around it is not its data)."""
@@ -319,9 +341,13 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     def punctuation_of(index: int, text: str) -> int:
         return counted[index] if counted is not None else _punctuation(text)
 
+    captions = in_captions(page) if "figcaption" in page.node_tag else None
     for index, (text, units, link_chars, owner) in enumerate(
         zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
+        if captions is not None and owner >= 0 and captions[owner]:
+            append(0.0)  # neither the article's nor against it (see article_from_segments)
+            continue
         if (
             CALLS_TO_ACTION_DROPPED
             and units <= CALL_TO_ACTION_MAX_UNITS
@@ -818,12 +844,12 @@ def bridge_up(
 
 def article_lead(
     page: Segmented, hints: list[int], boilerplate: set[int],
-    best: int, start: int, end: int, title: str,
+    best: int, start: int, end: int, title: str, captions: list[bool] | None = None,
 ) -> int:
     """The run's start moved back, inside ``best``, over the article's lead: a subtitle in
     heading markup, a standfirst without a full stop (a "label" to the scores). Only unlinked
     text that is neither chrome nor furniture nor the headline (the title's heading or an
-    h1), right before the run."""
+    h1), right before the run, or with only photos' ``captions`` between."""
     if best < 0 or start >= end:
         return start
     owners, tags, texts = page.block_owner, page.node_tag, page.block_text
@@ -839,8 +865,13 @@ def article_lead(
             and index not in boilerplate
         )
 
-    while start > low and plain(start - 1):
-        index = start - 1
+    index = start
+    while index > low:
+        index -= 1
+        if captions is not None and owners[index] >= 0 and captions[owners[index]]:
+            continue  # a photo between the standfirst and the body
+        if not plain(index):
+            break
         text = _normalize(texts[index])
         tag = tags[owners[index]]
         if tag == "h1" or text == title:
@@ -1062,8 +1093,11 @@ def article_from_segments(
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
+    # A photo's caption is visible text of the page, not of its article: scored zero, it neither
+    # extends the run nor breaks it, and it is left out of the text.
+    captions = in_captions(page) if "figcaption" in page.node_tag else None
     if LEAD_KEPT:
-        start = article_lead(page, hints, boilerplate, best, start, end, title)
+        start = article_lead(page, hints, boilerplate, best, start, end, title, captions)
     # The bridged interruptions are not the article's: they do not count against it.
     mass = sum(scores[start:end]) - sum(min(0.0, sum(scores[a:b])) for a, b in gaps if b <= end)
     if best < 0 or mass < MIN_ARTICLE_SCORE:
@@ -1085,7 +1119,7 @@ def article_from_segments(
         owner = owners[index]
         if filter_chrome and owner >= 0 and hints[owner] == NEGATIVE:
             continue
-        if index in boilerplate:
+        if index in boilerplate or (captions is not None and owner >= 0 and captions[owner]):
             continue
         if gaps and scores[index] <= 0 and any(a <= index < b for a, b in gaps):
             continue  # the inline interruption the run was carried over
@@ -1111,7 +1145,7 @@ def article_from_segments(
         is_article = False
     chrome_only = bool(taken) and _in_named_chrome(page, taken)
     return Article(title, paragraphs, is_article, hints, boilerplate, teasers, fallback,
-                   chrome_only)
+                   chrome_only, best)
 
 
 def _in_named_chrome(page: Segmented, blocks: list[int]) -> bool:
@@ -1345,6 +1379,24 @@ class Extraction:
             if page.node_own_hint[teaser] == NEUTRAL and not _under_chrome(page, hints, teaser):
                 last = page.node_last[teaser]
                 chrome[teaser:last] = [False] * (last - teaser)
+        node = article.node
+        if node >= 0 and "figcaption" in page.node_tag:
+            # The captions of the article's photos are content (a gallery's are what tells one
+            # page from another), unless the photo sits in chrome other than a photo box's own
+            # (a "related" teaser with a thumbnail)
+            parents, own, tags, names = (page.node_parent, page.node_own_hint, page.node_tag,
+                                         page.node_class)
+            for start in range(node + 1, page.node_last[node]):
+                if tags[start] != "figcaption":
+                    continue
+                up = parents[start]
+                while up != node and (own[up] not in (CHROME, WEAK_CHROME)
+                                      or tags[up] in ("figure", "figcaption")
+                                      or names_photo_box(names[up])):
+                    up = parents[up]
+                if up == node:
+                    last = page.node_last[start]
+                    chrome[start:last] = [False] * (last - start)
         return [
             not (owner >= 0 and chrome[owner]) and index not in boilerplate
             for index, owner in enumerate(page.block_owner)

@@ -38,6 +38,8 @@ _WEAK_CHROME_RE = re.compile(
 # Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").
 _MEDIA_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow")
+_PHOTO_BOX_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow|caption|"
+                           r"credit|figure|\bmedia")
 
 # Structural chrome is skipped by the walk, and read only on a lenient second walk (see
 # segment.LENIENT_TAGS): there it is chrome unless it holds most of the page.
@@ -48,6 +50,11 @@ TAG_HINTS = {
 
 HINT_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 50_000
+
+
+def names_photo_box(class_and_id: str) -> bool:
+    """Whether a class/id string names a photo, its caption or a gallery of them."""
+    return bool(class_and_id) and _PHOTO_BOX_RE.search(class_and_id.lower()) is not None
 
 
 def attribute_hint(class_and_id: str) -> int:

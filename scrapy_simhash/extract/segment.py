@@ -28,7 +28,6 @@ SKIPPED_TAGS = frozenset(
         "svg", "math", "canvas", "object", "embed", "applet", "video", "audio", "map",
         "select", "option", "optgroup", "button", "textarea", "input", "datalist",
         "nav", "aside", "footer", "menu", "dialog", "link", "meta", "base", "title",
-        "figcaption",
     }
 )  # fmt: skip
 

@@ -45,7 +45,7 @@ def test_every_promised_family_is_generated():
         "entity_universities", "api_methods", "release_notes", "recipe_variants",
         "regional_terms", "agency_listings", "versioned_install", "job_ads_zh",
         "forecasts_zh", "spec_variants", "docs_releases", "garments_hi", "dolls_th",
-        "board_states", "tag_growth",
+        "board_states", "tag_growth", "photo_galleries", "photo_galleries_zh",
     }
 
 

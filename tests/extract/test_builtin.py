@@ -1017,3 +1017,28 @@ def test_a_headed_title_adds_the_first_h1_to_the_declared_title():
     assert builtin.extraction_from_tree(parse_html(nested)).headed_title.endswith("\n招聘 会计")
     long = html.replace("招聘 会计", "招聘" + "很" * (HEADLINE_MAX_CHARS + 5))
     assert builtin.first_heading(builtin.extraction_from_tree(parse_html(long)).page) == ""
+
+
+def test_captions_are_the_pages_content_but_not_its_main_text():
+    captions = [f"Volunteers clear the beach at dawn on day {n} of the spring clean-up."
+                for n in range(1, 6)]
+    figures = "".join(f"<figure class='wp-block-image'><img src='/{n}.jpg' alt=''>"
+                      f"<figcaption class='wp-element-caption'>{caption}</figcaption></figure>"
+                      for n, caption in enumerate(captions))
+    teaser = ("<div class='related'><figure><img src='/t.jpg' alt=''><figcaption>Another "
+              "gallery: the harbour at night.</figcaption></figure></div>")
+    html = ("<html><head><title>Photos of the week</title></head><body>"
+            "<header class='site-header'><a href='/'>Harbour Times</a></header>"
+            "<article class='gallery-post'><h1>Photos of the week</h1>"
+            f"<p>{PARAGRAPHS[0]}</p><figure class='wp-block-gallery'>{figures}</figure>"
+            f"<p>{PARAGRAPHS[1]}</p>{teaser}</article></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    # the article's text runs over the photos, without their captions (as article
+    # benchmarks count it) ...
+    assert PARAGRAPHS[0] in extraction.text and PARAGRAPHS[1] in extraction.text
+    assert not any(caption in extraction.text for caption in captions)
+    # ... but the captions are the page's content beside it: what tells one gallery from
+    # another; a related teaser's caption is chrome
+    assert captions == [line for line in extraction.rest_lines() if "Volunteers" in line]
+    assert "Another gallery" not in extraction.content_text()
+    assert "Another gallery" in extraction.page_text()
