@@ -175,7 +175,13 @@ class Detector(ABC):
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title, links=links))
-        content, _, _, content_figures = ev.text_hashes(extraction.content_text(), numerals=True)
+        content_text = extraction.content_text()
+        content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
+        # its own figures: a link's are another page's (a list of the development's other homes
+        # and their prices, which every page of the development shows but for its own)
+        own_text = extraction.content_text(unlinked=True)
+        if len(own_text) < len(content_text):
+            content_figures = ev.figure_words(own_text)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)

@@ -439,6 +439,15 @@ def figure_hashes(text: str) -> np.ndarray:
     return _figures(*_folded_words(text))
 
 
+def figure_words(text: str) -> np.ndarray:
+    """The distinct hashes of ``text``'s figures, as :func:`text_hashes` finds them with
+    ``numerals``."""
+    if not text:
+        return _EMPTY
+    folded = _folded_words(text)
+    return np.union1d(_figure_words(*folded), _numeral_runs(*folded[:3]))
+
+
 def gram_hashes(first: np.ndarray, second: np.ndarray, third: np.ndarray) -> np.ndarray:
     """The hashes of word 3-grams from the hashes of their three words."""
     with np.errstate(over="ignore"):
@@ -817,10 +826,13 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
         # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
-        # template's snippet that a long page happens to hold
+        # template's snippet that a long page happens to hold; and not under another title
+        # that the long one's text names (one episode of a series beside another, one with a
+        # sentence of its own: 296 and 306 words)
         return (
             max(a.words, b.words) >= SHORT_WORDS
             and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
+            and not _mixed_titles_part(a, b, same_site)
         )
     if _marks_part(a, b, same_site):
         return False  # another heading, or other figures in one template, in the text itself
@@ -996,6 +1008,24 @@ def _names_another(a: Evidence, b: Evidence) -> bool:
     smallest = np.union1d(a.title, b.title)[:TITLE_SKETCH_SIZE]
     own = np.isin(a.title, smallest) & ~np.isin(a.title, b.title)
     named = (a.named >> np.arange(len(a.title))) & 1 == 1
+    return bool((own & named).any())
+
+
+def _mixed_titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """For a long page and a short one on one site: whether each title has a word the other's
+    lacks and the long one's text names one of its own (not a "Print" or the site's name, which
+    the text does not name)."""
+    if same_site is not True or a.weak or b.weak:
+        return False
+    long, short = (a, b) if not a.short else (b, a)
+    if long.named is None or short.title is None:
+        return False
+    long_more, short_more = _lacks(long.title, short.title, TITLE_SKETCH_SIZE)
+    if not (long_more and short_more):
+        return False
+    smallest = np.union1d(long.title, short.title)[:TITLE_SKETCH_SIZE]
+    own = np.isin(long.title, smallest) & ~np.isin(long.title, short.title)
+    named = (long.named >> np.arange(len(long.title))) & 1 == 1
     return bool((own & named).any())
 
 

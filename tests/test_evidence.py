@@ -750,3 +750,25 @@ def test_the_largest_evidence_fits_what_an_index_stores():
     assert len(data) <= MAX_EVIDENCE_BYTES
     back = ev.Evidence.from_bytes(data)
     assert back is not None and np.array_equal(back.links, largest.links)
+
+
+def test_a_short_and_a_long_page_of_one_site_are_two_under_titles_the_long_one_names():
+    # one episode of a series beside another: one long description, one of them with a
+    # sentence of its own that takes it over SHORT_WORDS words
+    description = " ".join(f"Note {n} of the channel's long description." for n in range(41))
+    first = ("Episode 1: Washed Ashore. We wake up on a beach with nothing but a wooden boat and "
+             f"an old map. {description}")
+    second = f"Episode 2: The Driftwood Hut. {description}"
+    one = long_page(first, "Saltwater Isles Episode 1: Washed Ashore")
+    two = titled(second, "Saltwater Isles Episode 2: The Driftwood Hut")
+    assert not one.short and two.short
+    assert not ev.confirms(one, two, same_site=True)
+    assert not ev.confirms(two, one, same_site=True)
+    # a shorter copy of one page under its title, or with a word more ("Print"), is that page;
+    # on two sites each title names its own site: titles are not compared
+    assert ev.confirms(one, titled(first[:-80], "Saltwater Isles Episode 1: Washed Ashore"),
+                       same_site=True)
+    assert ev.confirms(one, titled(first[:-80], "Print: Saltwater Isles Episode 1: Washed "
+                                                "Ashore"), same_site=True)
+    assert ev._mixed_titles_part(one, two, same_site=True)
+    assert not ev._mixed_titles_part(one, two, same_site=False)

@@ -104,8 +104,24 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
                 f"texts shares {ev.containment(rest, a.long_rest_size, b.long_rest_size):.0%} of "
                 f"the smaller one's word 3-grams (other fields, products or figures)")
     if not a.short or not b.short:
-        return (f"a short main text and a long one that share {main:.0%} of their word 3-grams "
-                f"(one text at {ev.MIN_SHORT_LONG_JACCARD:.0%} or more)")
+        if ev._mixed_titles_part(a, b, same_site):
+            return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one on one "
+                    "site, and each title has a word the other lacks, one that the long page's "
+                    "text names (another episode, entry or place)")
+        return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one that share "
+                f"{main:.0%} of their word 3-grams (one text at "
+                f"{ev.MIN_SHORT_LONG_JACCARD:.0%} or more)")
+    if ev._marks_part(a, b, same_site):
+        return ("two short main texts whose headings each have a word the other lacks, or, in "
+                "one template, each with figures the other lacks in the text itself")
+    if ev.other_figures(a, b) and not ev._foreign(a, b, same_site):
+        return ("two short main texts in one template, and each page has a figure the other "
+                "lacks outside links (a price, a plot or floor number, a date)")
+    if (same_site is True and ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE)
+            and not ev._nearly_within(a, b)):
+        return ("two short main texts on one site under titles that each have a word the other "
+                "lacks, and neither text is nearly all within the other (another product "
+                "beside a shared story)")
     rest = ev.jaccard(a.rest, a.rest_size, b.rest, b.rest_size)
     where = "" if same_site is None else (" on one site" if same_site else " on two sites")
     return (f"the same short main text beside other content{where}: the rest of the pages "
@@ -125,14 +141,16 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
     texts = (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
              f"{main:.0%} of both")
     if a.short != b.short:
-        return f"a short main text and a long one, one text: {texts}"
+        return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one, one text: "
+                f"{texts}; {_titles_note(a, b, same_site)}")
     if not a.short:
         beside = ("no figure in one that the other lacks, and nothing beside the main texts "
                   "tells them apart" if same_site else
                   "figures and the content beside the main texts are compared on one site only")
         return f"{texts}; {_titles_note(a, b, same_site)}; {beside}"
-    return (f"{texts}, no figure (price, SKU, date) in one that the other lacks, and the rest "
-            f"of the pages agrees or is next to nothing; {_titles_note(a, b, same_site)}")
+    return (f"{texts}, no figure (price, SKU, date) outside links in one that the other lacks, "
+            f"and the rest of the pages agrees or is next to nothing; "
+            f"{_titles_note(a, b, same_site)}")
 
 
 def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:

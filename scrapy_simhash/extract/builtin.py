@@ -1292,14 +1292,20 @@ class Extraction:
             return self.text
         return self._joined(self.page.block_text, max_chars, titled)
 
-    def content_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    def content_text(self, max_chars: int = DEFAULT_MAX_CHARS, unlinked: bool = False) -> str:
         """The text of every block that is not chrome (menus, headers, footers, asides, legal
         lines), one block per line; teaser grids count (a listing's products are its content).
-        The title, which often names the site, does not: :meth:`page_text` has it."""
+        The title, which often names the site, does not: :meth:`page_text` has it.
+        ``unlinked``: only the blocks that are not mostly link text (a link names another page:
+        "Plot 12 · 2 bed · £265,000" in a list of a development's other homes)."""
         if self.page is None or self.article is None:
             return self.text
         texts = self.page.block_text
-        content = (text for text, kept in zip(texts, self._content_blocks(), strict=True) if kept)
+        kept = self._content_blocks
+        if unlinked:
+            kept = [keep and links * 2 <= len(text) for keep, text, links
+                    in zip(kept, texts, self.page.block_link_chars, strict=True)]
+        content = (text for text, keep in zip(texts, kept, strict=True) if keep)
         return self._joined(content, max_chars, titled=False)
 
     def rest_lines(self, max_chars: int = DEFAULT_MAX_CHARS) -> list[str]:
@@ -1310,7 +1316,7 @@ class Extraction:
         own = set(self.text.split("\n"))
         rest: list[str] = []
         size = 0
-        for text, kept in zip(self.page.block_text, self._content_blocks(), strict=True):
+        for text, kept in zip(self.page.block_text, self._content_blocks, strict=True):
             if kept:
                 lines = [line for line in _lines(text) if line not in own]
                 rest.extend(lines)
@@ -1370,6 +1376,7 @@ class Extraction:
                 loose.append(href)
         return strict, loose
 
+    @cached_property
     def _content_blocks(self) -> list[bool]:
         """For each block, whether it is content (not chrome, not boilerplate)."""
         article, page = self.article, self.page

@@ -151,8 +151,8 @@ def test_compare_gives_the_crawls_verdict_and_says_when_the_evidence_refuses(wor
     assert distinct.code == 0, distinct.stderr
     assert "distance     0 bits" in distinct.stdout
     assert re.search(r"^evidence     distance 0 bits \(within 16\) but the evidence says "
-                     r"distinct: the same short main text beside other content", distinct.stdout,
-                     re.MULTILINE), distinct.stdout
+                     r"distinct: two short main texts in one template, and each page has a "
+                     r"figure the other lacks", distinct.stdout, re.MULTILINE), distinct.stdout
     assert "verdict      different" in distinct.stdout
 
     same = run_cli("compare", "page1.html", "shared.html", cwd=workdir)

@@ -1,0 +1,150 @@
+"""Pages of one series or one development whose own text is a line or a few figures beside a
+long text they all share, each listing its siblings: the episodes of a video series (one long
+channel description; a few episodes add a sentence of their own, which takes their main text
+over the 300 words that part short texts from long ones), and the homes of one development
+(one title per home type, the development's text, each home's price, plot and floor beside a
+list of the other homes with theirs)."""
+
+from __future__ import annotations
+
+from .chrome import Site, esc, render
+
+Page = tuple[str, str]
+
+VIDEOS = Site(
+    name="ClipHarbour",
+    domain="www.clipharbour.example",
+    tagline="Watch, share and stream",
+    nav=("Home", "Trending", "Subscriptions", "Library", "Gaming", "Live"),
+)
+
+#: (number, name, a sentence of the episode's own or "")
+EPISODES = (
+    (1, "Washed Ashore", "We wake up on a beach with nothing but a wooden boat and a map."),
+    (2, "The Driftwood Hut", ""),
+    (3, "Crabs at Low Tide", ""),
+    (4, "A Furnace of Clay", "At last the kiln works and the first bricks come out whole."),
+    (5, "Trading with the Lighthouse", ""),
+    (6, "Seaweed Farm", ""),
+    (7, "The Flooded Mine", "The lower tunnels fill with water and we lose every torch."),
+    (8, "Pearl Divers", ""),
+    (9, "Storm Season", ""),
+    (10, "The Sunken Chapel", ""),
+    (11, "Raising the Mast", "The ship is finally ready and we sail past the reef at dawn."),
+)
+
+DESCRIPTION = (
+    "Welcome back to Saltwater Isles, the survival series where the tide decides what we eat and "
+    "where we sleep. If you are new here, this is a one-life world on the current version of the "
+    "game with a single mod for the weather, and every episode picks up exactly where the "
+    "previous one left off. New episodes go up every Monday and Thursday in the evening.",
+    "Support the channel: members get each episode a day early, a mention at the end of the "
+    "video and the members' channels on the community server. The shop link below has the "
+    "series' posters and mugs, and part of every sale goes to a charity that cleans beaches.",
+    "Find me elsewhere: I stream on Tuesday and Saturday nights, post short clips of the builds "
+    "during the week, and the community server has channels for seeds, screenshots and fan art. "
+    "Please keep spoilers out of the comments for viewers who are still catching up.",
+    "My setup: the game runs at 1440p with shaders off for recording; I record with a free "
+    "screen recorder, edit on a laptop and talk into a dynamic microphone on an arm. Resource "
+    "pack: none. The weather mod only changes the tides and the storms, nothing else.",
+    "Music: the background music of the series is licensed from an independent library. The "
+    "closing song is written by a friend of the channel, and the links to her work are pinned "
+    "in the comments. Business enquiries go to the address on the About page; I read every "
+    "comment even when I cannot answer them all.",
+    "Thank you for watching, and remember that on these islands the sea always wins in the end, "
+    "so build high, store food and never trust a calm morning.",
+)
+
+
+def episode_series() -> list[Page]:
+    """Eleven episodes of one series, each titled by its episode, the channel's long description
+    below; four episodes open it with a sentence of their own."""
+    description = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in DESCRIPTION)
+    pages = []
+    for number, name, own in EPISODES:
+        title = f"Saltwater Isles Episode {number}: {name}"
+        queue = "".join(
+            f'<li class="queue-item"><a href="/watch/saltwater-isles/{other}/">Saltwater Isles '
+            f"Episode {other}: {esc(other_name)}</a></li>"
+            for other, other_name, _ in EPISODES if other != number
+        )
+        main = (
+            f'<div class="watch"><div class="player"><iframe src="/embed/si{number:03d}">'
+            f'</iframe></div><h1 class="video-title">{esc(title)}</h1>'
+            f'<div class="video-description">{f"<p>{esc(own)}</p>" if own else ""}'
+            f"{description}</div></div>"
+        )
+        sidebar = f'<div class="playlist-queue"><h3>Saltwater Isles</h3><ol>{queue}</ol></div>'
+        pages.append((f"https://{VIDEOS.domain}/watch/saltwater-isles/{number}/",
+                      render(VIDEOS, title=title, main=main, sidebar=sidebar)))
+    return pages
+
+
+HOMES = Site(
+    name="NewHomesFinder",
+    domain="www.newhomesfinder.example",
+    tagline="Every new home in one place",
+    nav=("Buy", "New homes", "Developments", "Mortgages", "Guides"),
+)
+
+#: (plot, bedrooms, floor, square feet, price)
+UNITS = (
+    (11, 2, "Ground", 738, "262,500"), (21, 2, "First", 738, "267,500"),
+    (31, 2, "Second", 738, "272,500"), (41, 2, "Third", 738, "277,500"),
+    (12, 2, "Ground", 765, "268,000"), (22, 2, "First", 765, "273,000"),
+    (32, 2, "Second", 765, "278,000"), (14, 1, "Ground", 540, "189,950"),
+    (24, 1, "First", 540, "192,500"), (34, 1, "Second", 540, "195,000"),
+)
+
+DEVELOPMENT = (
+    "Millbrook Wharf is a collection of one and two bedroom apartments beside the canal basin, a "
+    "short walk from the city centre and the station. Every home has large windows, a private "
+    "balcony and an open plan kitchen and living room, and many look across the water.",
+    "Residents share a landscaped courtyard, a roof terrace with seating, a gym and secure "
+    "storage for bicycles; parking spaces are sold separately. Kitchens come with integrated "
+    "appliances and stone worktops, bathrooms with porcelain tiles and a heated towel rail.",
+    "The building is heated by a communal low-carbon network and every apartment comes with a "
+    "ten year warranty. Our partner advisers can help with a mortgage, and part exchange may be "
+    "considered on selected homes. The show apartment is open daily by appointment; images are "
+    "computer generated and specifications may vary.",
+)
+
+
+def development_units() -> list[Page]:
+    """Ten homes of one development: one title per home type, the development's text as their
+    main text, each home's plot, floor, size and price beside a linked list of the others."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in DEVELOPMENT)
+    facts = "<dl>" + "".join(f"<dt>{esc(name)}</dt><dd>{esc(value)}</dd>" for name, value in (
+        ("Tenure", "Leasehold, 999 years from completion"),
+        ("Service charge", "Provided by the developer on request"),
+        ("Ground rent", "Peppercorn"),
+        ("Council tax", "To be assessed by the local authority"),
+        ("Energy rating", "Predicted B"),
+        ("Heating", "Communal low-carbon heat network"),
+        ("Parking", "Spaces available by separate negotiation"),
+        ("Completion", "Estimated spring, subject to build progress"),
+        ("Warranty", "Ten year new home warranty"),
+    )) + "</dl>"
+    pages = []
+    for plot, beds, floor, feet, price in UNITS:
+        title = f"{beds} bedroom apartment for sale in Millbrook Wharf"
+        others = "".join(
+            f'<li><a href="/homes/millbrook-wharf/plot-{other}/">Plot {other} · {other_beds} bed '
+            f"· £{other_price}</a></li>"
+            for other, other_beds, _, _, other_price in UNITS if other != plot
+        )
+        main = (
+            f'<div class="property"><h1 class="property-title">{esc(title)}</h1>'
+            f'<p class="price">£{price}</p><ul class="key-features"><li>Plot {plot}</li>'
+            f"<li>{floor} floor</li><li>{feet} sq ft</li><li>Balcony</li></ul>"
+            f'<section class="description"><h2>About this home</h2>{text}</section>'
+            f'<section class="key-information"><h2>Key information</h2>{facts}</section>'
+            f'<section class="agent"><h2>Marketed by</h2><p>Millbrook Wharf Sales Suite, Canal '
+            f"Street</p><p>Call 0161 496 0123, local call rate, open daily 10am to 5pm</p>"
+            f'</section><section class="other-units"><h2>Other homes at this development</h2>'
+            f"<ul>{others}</ul></section></div>"
+        )
+        pages.append((f"https://{HOMES.domain}/homes/millbrook-wharf/plot-{plot}/",
+                      render(HOMES, title=title, main=main,
+                             breadcrumbs=[("New homes", "/homes/")])))
+    return pages
