@@ -116,11 +116,19 @@ class SkippedByUrlRule(IgnoreRequest):
     (as Scrapy's own filters do, a request with an errback hears of it)."""
 
     def __init__(self, url: str, rewrite: Any, target: str) -> None:
-        super().__init__(f"{url} not downloaded: {rewrite.describe()}, and its page ({target}) "
-                         "was fetched under one of its URLs")
+        super().__init__(f"{url} not downloaded: {rewrite.describe()}, and "
+                         f"{_fetched_already(url, target)}")
         self.url = url
         self.rewrite = rewrite
         self.target = target
+
+
+def _fetched_already(url: str, target: str) -> str:
+    """How a skip's page was met before: the page ``target`` names, under another of its URLs
+    (``url`` itself when the rule leaves it as it is: a plain URL met first with ``utm_*``)."""
+    if url == target:
+        return "this page was fetched already under another URL of it"
+    return f"its page, {target}, was fetched already under one of its URLs"
 
 
 def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, str] | None:
@@ -139,9 +147,8 @@ def skip_by_rules(rules: UrlRules, request: Request, stats: Any) -> tuple[Any, s
         stats.inc_value("simhash/urls/checked")
         return None
     rules.hold(rewrite, request)  # fetched after all if the rule is retired
-    logger.debug("Simhash: not downloaded: %s (%s, and its page, %s, was fetched under one "
-                 "of its URLs)",
-                 request.url, rewrite.describe(), target)
+    logger.debug("Simhash: not downloaded: %s (%s, and %s)", request.url, rewrite.describe(),
+                 _fetched_already(request.url, target))
     stats.inc_value("simhash/urls/skipped")
     stats.inc_value(f"simhash/urls/skipped/{rewrite.host}/{rewrite.kind}/{rewrite.name}")
     return rewrite, target
