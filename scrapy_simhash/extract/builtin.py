@@ -320,13 +320,14 @@ def in_tables(page: Segmented, within: int = -1) -> list[bool]:
     return inside
 
 
-def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[float]:
+def base_scores(page: Segmented, boilerplate: set[int] | None = None,
+                captions: list[bool] | None = None) -> list[float]:
     """Every block's score before hints: positive for article-like text, negative for link
     lists, short labels and legal lines; headings score 0 unless linked (teaser titles).
 
     Blocks that are page furniture whatever their place (legal lines, bylines, datelines,
     credits) are added to ``boilerplate`` when it is given: they are left out of the text even
-    inside the article.
+    inside the article. Blocks in ``captions`` (:func:`in_captions`) score zero.
     """
     if boilerplate is None:
         boilerplate = set()
@@ -341,7 +342,6 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None) -> list[fl
     def punctuation_of(index: int, text: str) -> int:
         return counted[index] if counted is not None else _punctuation(text)
 
-    captions = in_captions(page) if "figcaption" in page.node_tag else None
     for index, (text, units, link_chars, owner) in enumerate(
         zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
     ):
@@ -1080,7 +1080,10 @@ def article_from_segments(
     weighs strong chrome hints as weak ones (see :func:`node_hints`).
     """
     boilerplate: set[int] = set()
-    scores = base_scores(page, boilerplate)
+    # A photo's caption is visible text of the page, not of its article: scored zero, it neither
+    # extends the run nor breaks it, and it is left out of the text.
+    captions = in_captions(page) if "figcaption" in page.node_tag else None
+    scores = base_scores(page, boilerplate, captions)
     teasers: set[int] = set()
     hints = node_hints(page, scores, strong_chrome=not lenient, teasers_out=teasers)
     scores = hinted_scores(page, scores, hints)
@@ -1093,9 +1096,6 @@ def article_from_segments(
     if first_entry_only:
         end = first_entry_end(page, scores, best, start, end)
     title = headline(page)
-    # A photo's caption is visible text of the page, not of its article: scored zero, it neither
-    # extends the run nor breaks it, and it is left out of the text.
-    captions = in_captions(page) if "figcaption" in page.node_tag else None
     if LEAD_KEPT:
         start = article_lead(page, hints, boilerplate, best, start, end, title, captions)
     # The bridged interruptions are not the article's: they do not count against it.
