@@ -155,6 +155,9 @@ class Detector(ABC):
         main, words, text_words, main_figures = ev.text_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
         links = ev.listing_links(extraction.entry_links())  # (a listing's entries, else None)
+        # its own comments: not its text, but what tells one page of them from the next
+        comment_text = "" if weak else extraction.comment_text()
+        comments = ev.shingle_hashes(comment_text)[0] if comment_text else None
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
             # whose words may name its title's too, and its layout (its template's elements)
@@ -164,7 +167,7 @@ class Detector(ABC):
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
-                                                links))
+                                                links, comments))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -185,10 +188,12 @@ class Detector(ABC):
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
+        if comments is not None:  # (the page's comments are not its template's)
+            chrome = np.setdiff1d(chrome, comments, assume_unique=True)
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             links))
+                                             links, comments))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

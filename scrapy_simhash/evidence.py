@@ -114,6 +114,13 @@ TITLE_SKETCH_SIZE = 32
 LONG_REST_SKETCH_SIZE = 32
 #: The elements of a long page's layout kept (:mod:`scrapy_simhash.extract.page_layout`).
 LAYOUT_SKETCH_SIZE = 16
+#: The k of a page's own comments' sketch.
+COMMENTS_SKETCH_SIZE = 32
+#: Two pages of one template whose comments share less than this share of the smaller set's
+#: 3-grams are two pages of comments (an article's ``?cpage=2`` and ``?cpage=3``, which still
+#: share a line or two: "Reply", the count); a page fetched again after new comments holds the
+#: old ones.
+MAX_COMMENTS_CONTAINMENT = 0.8
 #: Two long pages of one site in one template (this share of their layouts' elements in common,
 #: or more) ...
 MIN_ONE_LAYOUT = 0.5
@@ -142,6 +149,9 @@ _NAMED = 16
 _LONG_REST = 32
 _MARKS = 64
 _LINKS = 128
+# The version byte's high bits: parts added once the flags were all taken (evidence without
+# them reads as before; a reader that knows none of them refuses it as another version).
+_COMMENTS = 16
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -586,6 +596,10 @@ class Evidence:
     # its entries' links and its near entries' (:func:`listing_links`; None: not known, or
     # too few)
     links: np.ndarray | None = None
+    # the sketch of its own comments' 3-grams and the size of their set (None: none, or not
+    # known)
+    comments: np.ndarray | None = None
+    comments_size: int = 0
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -620,8 +634,10 @@ class Evidence:
                  | (_FIGURES if figures else 0) | (_TITLE if title else 0)
                  | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0)
                  | (_MARKS if marks else 0) | (_LINKS if links else 0))
-        header = _HEADER.pack(EVIDENCE_VERSION, flags, min(self.words, 0xFFFF), self.size,
-                              self.rest_size, self.chrome_size)
+        comments = self.comments is not None and not self.weak
+        header = _HEADER.pack(EVIDENCE_VERSION | (_COMMENTS if comments else 0), flags,
+                              min(self.words, 0xFFFF), self.size, self.rest_size,
+                              self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
         if self.short:
             parts += [self.rest.astype("<u4").tobytes(), self.chrome.astype("<u4").tobytes()]
@@ -639,6 +655,8 @@ class Evidence:
             parts.append(self.marks.astype("<u4").tobytes())
         if links:  # (last: evidence stored without them reads as before)
             parts.append(self.links.astype("<u4").tobytes())
+        if comments:  # (last: evidence stored without them reads as before)
+            parts += [_COUNT.pack(self.comments_size), self.comments.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -647,6 +665,7 @@ class Evidence:
         if len(data) < _HEADER.size:
             return None
         version, flags, words, size, rest_size, chrome_size = _HEADER.unpack_from(data)
+        extended, version = version & ~0x0F, version & 0x0F
         counts = [min(size, SKETCH_SIZE)]
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
@@ -690,7 +709,14 @@ class Evidence:
                 return None
             links = np.frombuffer(data, dtype="<u4", count=length // 4, offset=end).astype(_U32)
             end += length
-        if version != EVIDENCE_VERSION or len(data) != end:
+        comments, comments_size = None, 0
+        if extended & _COMMENTS:
+            if flags & _WEAK:
+                return None
+            comments, comments_size, end = _sized_sketch(data, end, COMMENTS_SKETCH_SIZE)
+            if comments is None:
+                return None
+        if version != EVIDENCE_VERSION or extended & ~_COMMENTS or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
                                offset=_HEADER.size).astype(_U32)
@@ -700,10 +726,11 @@ class Evidence:
             return cls(sketch, size, words, bool(flags & _WEAK), figures=figures, title=title,
                        named=named,
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
-                       layout_size=layout_size, links=links)
+                       layout_size=layout_size, links=links, comments=comments,
+                       comments_size=comments_size)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
-                   marks=marks, links=links)
+                   marks=marks, links=links, comments=comments, comments_size=comments_size)
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
@@ -752,28 +779,38 @@ def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
             named: int | None = None, rest: np.ndarray | None = None,
             layout: np.ndarray | None = None, figures: np.ndarray | None = None,
-            links: np.ndarray | None = None) -> Evidence:
+            links: np.ndarray | None = None, comments: np.ndarray | None = None) -> Evidence:
     """The evidence of a long main text (hashed), its page's title and the words of it that the
     page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
-    (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`) and its
-    entries' links (:func:`link_bits`)."""
+    (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`), its
+    entries' links (:func:`link_bits`) and its own comments (hashed)."""
     if rest is None or layout is None:
         return Evidence(sketch(main), len(main), words, title=title, named=named)
     return Evidence(sketch(main), len(main), words, title=title, named=named,
                     figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
                     long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
-                    layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links)
+                    layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links,
+                    **_comments_of(comments))
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              figures: np.ndarray | None = None, title: np.ndarray | None = None,
-             marks: np.ndarray | None = None, links: np.ndarray | None = None) -> Evidence:
+             marks: np.ndarray | None = None, links: np.ndarray | None = None,
+             comments: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
     figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
-    main text's marks (:func:`mark_bits`) and its entries' links (:func:`link_bits`)."""
+    main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`) and its own
+    comments (hashed)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
-                    marks=marks, links=links)
+                    marks=marks, links=links, **_comments_of(comments))
+
+
+def _comments_of(comments: np.ndarray | None) -> dict:
+    """The evidence's comments fields for a page's comments' 3-grams (none: nothing stored)."""
+    if comments is None or len(comments) < MIN_REST:
+        return {}
+    return {"comments": sketch(comments, COMMENTS_SKETCH_SIZE), "comments_size": len(comments)}
 
 
 def is_weak(words: int, is_article: bool) -> bool:
@@ -822,7 +859,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         # two long main texts, unless another title or other lines beside them on one site
         # make another page
         return not (titles_part(a, b, same_site) or figures_part(a, b, same_site)
-                    or rests_part(a, b, same_site) or entries_part(a, b, same_site))
+                    or rests_part(a, b, same_site) or entries_part(a, b, same_site)
+                    or (same_site is True and _one_template(a, b) and comments_part(a, b)))
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
         # one's article, a few lines fewer: "Source:", "More:"), so that the short one is no
@@ -838,6 +876,9 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         return False  # another heading, or other figures in one template, in the text itself
     if entries_part(a, b, same_site):
         return False  # a listing with another entry: it links where the other does not
+    if (same_site is True and comments_part(a, b) and not _two_chromes(a, b)
+            and not _foreign(a, b, same_site)):
+        return False  # another page of an article's comments
     if other_figures(a, b) and not _foreign(a, b, same_site):
         return False  # another price, SKU, date or score in one template: a variant
     if titles_part(a, b, same_site):
@@ -946,6 +987,16 @@ def rests_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     shared = containment(j, a.long_rest_size, b.long_rest_size)
     return shared < MAX_LONG_REST_CONTAINMENT or (
         shared < MIN_REST_CONTAINMENT and other_figures(a, b))
+
+
+def comments_part(a: Evidence, b: Evidence) -> bool:
+    """Whether two pages' own comments make them two: each has some, and the smaller set shares
+    less than :data:`MAX_COMMENTS_CONTAINMENT` of its 3-grams with the other (an article's
+    second and third pages of comments). The caller says the pages are of one template."""
+    if a.comments is None or b.comments is None:
+        return False
+    j = jaccard(a.comments, a.comments_size, b.comments, b.comments_size)
+    return containment(j, a.comments_size, b.comments_size) < MAX_COMMENTS_CONTAINMENT
 
 
 def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

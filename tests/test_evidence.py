@@ -270,15 +270,17 @@ LAYOUT = ["/header.site", "/header.site/nav", "/main", "/main/article", "/aside"
 
 
 def long_page(text: str, title: str, rest: tuple[str, ...] = (),
-              layout: list[str] = LAYOUT, links: tuple[str, ...] = ()) -> ev.Evidence:
+              layout: list[str] = LAYOUT, links: tuple[str, ...] = (),
+              comments: str = "") -> ev.Evidence:
     """A long page's evidence: its title, named by its text, the lines of its rest, its
-    layout's marks and its entries' links."""
+    layout's marks, its entries' links and its own comments."""
     hashes, words, text_words, figures = ev.text_hashes(text)
     rest_hashes, _, rest_words, rest_figures = ev.text_hashes("\n".join(rest))
     title_sketch, named = ev.named_title(title, np.concatenate((text_words, rest_words)))
     return ev.of_long(hashes, words, title_sketch, named, rest_hashes, ev.line_hashes(layout),
                       np.union1d(figures, rest_figures),
-                      ev.listing_links((list(links), list(links))))
+                      ev.listing_links((list(links), list(links))),
+                      ev.shingle_hashes(comments)[0] if comments else None)
 
 
 def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
@@ -737,13 +739,15 @@ def test_the_largest_evidence_fits_what_an_index_stores():
     def full(size: int) -> np.ndarray:
         return np.arange(1, size + 1, dtype=np.uint32)
 
-    # a short page with every part at its largest: sketches full, figures, title, marks, links
+    # a short page with every part at its largest: sketches full, figures, title, marks,
+    # links, comments
     largest = ev.Evidence(
         full(ev.SKETCH_SIZE), 500, 200, rest=full(ev.SKETCH_SIZE), rest_size=500,
         chrome=full(ev.CHROME_SKETCH_SIZE), chrome_size=500,
         figures=full(ev.FIGURES_SKETCH_SIZE), title=full(ev.TITLE_SKETCH_SIZE),
         marks=np.full(2 * ev.MARK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
         links=np.full(2 * ev.LINK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
+        comments=full(ev.COMMENTS_SKETCH_SIZE), comments_size=500,
     )
     data = largest.to_bytes()
     assert len(data) > 1024  # (the bound before: a listing's links made it too small)
@@ -772,3 +776,31 @@ def test_a_short_and_a_long_page_of_one_site_are_two_under_titles_the_long_one_n
                                                 "Ashore"), same_site=True)
     assert ev._mixed_titles_part(one, two, same_site=True)
     assert not ev._mixed_titles_part(one, two, same_site=False)
+
+
+def test_pages_of_one_articles_comments_are_two_pages():
+    # an article's ?cpage=2 and ?cpage=3: the same article, other comments
+    def comment_page(first: int, count: int = 8, **changes) -> ev.Evidence:
+        text = " ".join(f"Reader {n} says the starter number {n} rose overnight." for n in
+                        range(first, first + count))
+        return long_page(PYTHON_A, "Sourdough starter | Crumbs", ("Leave a reply",),
+                         comments=text, **changes)
+
+    second, third = comment_page(8), comment_page(16)
+    assert ev.comments_part(second, third)
+    assert not ev.confirms(second, third, same_site=True)
+    assert ev.confirms(second, third, same_site=False)  # (two sites: each its own readers)
+    # the page fetched again after new comments holds the old ones: the same page
+    later = comment_page(8, count=10)
+    assert not ev.comments_part(second, later) and ev.confirms(second, later, same_site=True)
+    # a copy without comments (a print version) says nothing of them
+    assert ev.confirms(second, long_page(PYTHON_A, "Sourdough starter | Crumbs",
+                                         ("Leave a reply",)), same_site=True)
+    back = ev.Evidence.from_bytes(third.to_bytes())
+    assert back == third and back.comments_size == third.comments_size > 0
+    # evidence stored without comments reads as before; an unknown part is another version
+    older = dataclasses.replace(third, comments=None, comments_size=0)
+    assert ev.Evidence.from_bytes(older.to_bytes()).comments is None
+    data = bytearray(third.to_bytes())
+    data[0] |= 0x20
+    assert ev.Evidence.from_bytes(bytes(data)) is None

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import (
+    collapsed,
     corpus,
     docs_pages,
     entities,
@@ -69,6 +70,9 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "photo_galleries_zh": galleries.photo_galleries_zh,
     "episode_series": siblings.episode_series,
     "development_units": siblings.development_units,
+    "comment_pages": collapsed.comment_pages,
+    "product_tabs": collapsed.product_tabs,
+    "faq_answers": collapsed.faq_answers,
     "entity_books": entities.entity_books,
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,

@@ -87,6 +87,14 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return ("two listings on one site in one template, and one links an entry the other "
                 "does not even nearly link (a new thread, product or article: dropped, the "
                 "page would take it with it)")
+    if same_site is True and ev.comments_part(a, b) and (
+            (not (a.short or b.short) and ev._one_template(a, b))
+            or (a.short and b.short and not ev._two_chromes(a, b)
+                and not ev._foreign(a, b, same_site))):
+        j = ev.jaccard(a.comments, a.comments_size, b.comments, b.comments_size)
+        return (f"two pages of one template whose own comments share "
+                f"{ev.containment(j, a.comments_size, b.comments_size):.0%} of the smaller "
+                f"set's word 3-grams (another page of an article's comments)")
     if a.weak or b.weak:
         return (f"a page with little text of its own, and the two pages share {main:.0%} of "
                 f"their word 3-grams (the same content at {ev.MIN_WEAK_JACCARD:.0%} or more)")

@@ -126,7 +126,7 @@ cdef class _Walker:
     cdef list node_classes, node_ids
     cdef list pieces, opened
     cdef dict kinds, tags
-    cdef object hidden_style, read_head, result
+    cdef object hidden_style, read_skipped, result
     cdef _Element root
     cdef xmlNode* top
     cdef Py_ssize_t link_chars, link_depth, owner, max_blocks
@@ -206,14 +206,17 @@ cdef class _Walker:
         tag, kind = known
         if kind == SKIP:
             if tag == "head":
-                self.read_head(elementFactory(self.root._doc, node), self.result)
+                self.read_skipped(elementFactory(self.root._doc, node), self.result)
             return False
         if not self.keep_hidden:
             style = _attribute(node, b"style")
             if style and self.hidden_style(style):
+                if kind == BLOCK:
+                    self.read_skipped(elementFactory(self.root._doc, node), self.result)
                 return False
         if kind == BLOCK:
             if not self.keep_hidden and _has_attribute(node, b"hidden"):
+                self.read_skipped(elementFactory(self.root._doc, node), self.result)
                 return False
             if self.pieces:
                 self.flush()
@@ -296,7 +299,7 @@ cdef class _Walker:
 
 
 def walk(root, result, bint keep_hidden, Py_ssize_t max_blocks, dict kinds, hidden_style,
-         read_head, list node_classes, list node_ids):
+         read_skipped, list node_classes, list node_ids):
     """Fill ``result`` (a ``Segmented``) as segment.walk_python does; return the innermost
     node still open (-1 when the walk read the whole tree)."""
     cdef _Walker walker = _Walker()
@@ -320,7 +323,7 @@ def walk(root, result, bint keep_hidden, Py_ssize_t max_blocks, dict kinds, hidd
     walker.kinds = kinds
     walker.tags = {}
     walker.hidden_style = hidden_style
-    walker.read_head = read_head
+    walker.read_skipped = read_skipped
     walker.top = NULL
     walker.link_chars = 0
     walker.link_depth = 0

@@ -36,7 +36,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from .hints import (
     CHROME,
@@ -45,6 +45,7 @@ from .hints import (
     POSITIVE,
     UNHINTED_TAGS,
     WEAK_CHROME,
+    names_comments,
     names_photo_box,
 )
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
@@ -1287,15 +1288,18 @@ class Extraction:
         return ""
 
     def page_text(self, max_chars: int = DEFAULT_MAX_CHARS, titled: bool = True) -> str:
-        """All visible text of the page, one block per line (the title first, if ``titled``)."""
+        """All visible text of the page, one block per line (the title first, if ``titled``),
+        then its hidden panels' (:attr:`Segmented.hidden_text`)."""
         if self.page is None:
             return self.text
-        return self._joined(self.page.block_text, max_chars, titled)
+        return self._joined(chain(self.page.block_text, self.page.hidden_text), max_chars,
+                            titled)
 
     def content_text(self, max_chars: int = DEFAULT_MAX_CHARS, unlinked: bool = False) -> str:
         """The text of every block that is not chrome (menus, headers, footers, asides, legal
         lines), one block per line; teaser grids count (a listing's products are its content).
-        The title, which often names the site, does not: :meth:`page_text` has it.
+        The title, which often names the site, does not: :meth:`page_text` has it. The text of
+        hidden panels (:attr:`Segmented.hidden_text`) comes last.
         ``unlinked``: only the blocks that are not mostly link text (a link names another page:
         "Plot 12 · 2 bed · £265,000" in a list of a development's other homes)."""
         if self.page is None or self.article is None:
@@ -1306,7 +1310,21 @@ class Extraction:
             kept = [keep and links * 2 <= len(text) for keep, text, links
                     in zip(kept, texts, self.page.block_link_chars, strict=True)]
         content = (text for text, keep in zip(texts, kept, strict=True) if keep)
-        return self._joined(content, max_chars, titled=False)
+        # and its hidden panels' (a closed tab's specification, an FAQ's answers)
+        return self._joined(chain(content, self.page.hidden_text), max_chars, titled=False)
+
+    def comment_text(self, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+        """The text of the page's own comments (:func:`own_comments`), one block per line; ""
+        when it has none. Neither its main text nor its content: what tells one page of an
+        article's comments from the next (``?cpage=3``)."""
+        if self.page is None or self.article is None:
+            return ""
+        inside = own_comments(self.page, self.article.hints)
+        if inside is None:
+            return ""
+        texts = (text for text, owner in zip(self.page.block_text, self.page.block_owner,
+                                              strict=True) if owner >= 0 and inside[owner])
+        return self._joined(texts, max_chars, titled=False)
 
     def rest_lines(self, max_chars: int = DEFAULT_MAX_CHARS) -> list[str]:
         """The lines of the content beside the main text (:meth:`content_text`'s other lines: a
@@ -1316,13 +1334,14 @@ class Extraction:
         own = set(self.text.split("\n"))
         rest: list[str] = []
         size = 0
-        for text, kept in zip(self.page.block_text, self._content_blocks, strict=True):
-            if kept:
-                lines = [line for line in _lines(text) if line not in own]
-                rest.extend(lines)
-                size += sum(len(line) for line in lines)
-                if size >= max_chars:
-                    break
+        content = (text for text, keep in zip(self.page.block_text, self._content_blocks,
+                                              strict=True) if keep)
+        for text in chain(content, self.page.hidden_text):  # (hidden panels last)
+            lines = [line for line in _lines(text) if line not in own]
+            rest.extend(lines)
+            size += sum(len(line) for line in lines)
+            if size >= max_chars:
+                break
         return rest
 
     def entry_links(self) -> tuple[list[str], list[str]]:
@@ -1487,6 +1506,35 @@ class _EntryWalk:
             words = names.split(maxsplit=1) if names else ()
             first = self._firsts[names] = words[0] if words else ""
         return self.page.node_tag[node], first
+
+
+def own_comments(page: Segmented, hints: list[int]) -> list[bool] | None:
+    """For each node, whether it is in the page's own comments: a thread named as comments
+    (not a site's recent ones) and not inside other chrome; what it holds named otherwise (an
+    advertisement) is not. None when the page has none."""
+    own, names, lasts, parents = (page.node_own_hint, page.node_class, page.node_last,
+                                  page.node_parent)
+    chrome_hints = (CHROME, WEAK_CHROME)
+    inside: list[bool] | None = None
+    index, count = 0, len(own)
+    while index < count:
+        parent = parents[index]
+        if (own[index] not in chrome_hints or not names_comments(names[index])
+                or (parent >= 0 and hints[parent] == NEGATIVE)):
+            index += 1
+            continue
+        if inside is None:
+            inside = [False] * count
+        last, inner = lasts[index], index
+        while inner < last:
+            if (inner > index and own[inner] in chrome_hints
+                    and not names_comments(names[inner])):
+                inner = max(lasts[inner], inner + 1)  # (its subtree is not the comments')
+                continue
+            inside[inner] = True
+            inner += 1
+        index = max(last, index + 1)
+    return inside
 
 
 def _under_chrome(page: Segmented, hints: list[int], node: int) -> bool:

@@ -52,6 +52,18 @@ HINT_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 50_000
 
 
+_COMMENTS_RE = re.compile(r"comment|\breply|replies|pinglun|disqus")
+_NOT_THE_PAGES_RE = re.compile(r"recent|latest|popular|widget|\bmost\b|\btop\b")
+
+
+def names_comments(class_and_id: str) -> bool:
+    """Whether a class/id string names a page's own comments (not a site's recent ones)."""
+    if not class_and_id:
+        return False
+    lowered = class_and_id.lower()
+    return _COMMENTS_RE.search(lowered) is not None and _NOT_THE_PAGES_RE.search(lowered) is None
+
+
 def names_photo_box(class_and_id: str) -> bool:
     """Whether a class/id string names a photo, its caption or a gallery of them."""
     return bool(class_and_id) and _PHOTO_BOX_RE.search(class_and_id.lower()) is not None

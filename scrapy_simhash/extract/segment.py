@@ -96,6 +96,50 @@ class Segmented:
     link_block: list[int] = field(default_factory=list)
     title: str = ""
     meta_title: str = ""
+    #: The text of the hidden panels the walk passed over (a closed tab's, an accordion's
+    #: answer), one string each: not blocks of the page, but its content all the same
+    hidden_text: list[str] = field(default_factory=list)
+
+
+# A hidden block is a panel a reader opens (a product's other tabs, an FAQ's answers) when its
+# role says so or its class or id names one, and nothing that names a menu, a dialog or another
+# page's text (a site's recent posts, comments: see builtin.own_comments).
+_PANEL_ROLES = frozenset({"tabpanel", "region"})
+_PANEL_RE = re.compile(r"\btab(?!le)|tabpanel|tab-?pane|panel|accordion|collaps|faq|answer|"
+                       r"toggle|spoiler|expand")
+_NOT_PANEL_RE = re.compile(r"menu|\bnav|modal|pop-?up|drawer|off-?canvas|cookie|consent|gdpr|"
+                           r"dropdown|search|cart|basket|login|sign-?in|newsletter|share|"
+                           r"comment|recent|latest|popular|widget|\bads?\b|advert|video|player")
+#: The most characters of hidden panels read on one page.
+HIDDEN_TEXT_MAX_CHARS = 20_000
+_NOT_READ = frozenset({"script", "style", "template", "noscript", "svg", "select", "option",
+                       "button", "textarea"})
+
+
+def _read_skipped(element, result: Segmented) -> None:
+    """What the walk reads of a subtree it passes over: the page's ``<head>`` (its title), and
+    the text of a hidden panel (:data:`Segmented.hidden_text`)."""
+    if element.tag == "head":
+        _read_head(element, result)
+        return
+    names = " ".join(filter(None, (element.get("class"), element.get("id")))).lower()
+    if element.get("role") not in _PANEL_ROLES and element.get("hidden") != "until-found" and (
+            _PANEL_RE.search(names) is None):
+        return
+    if _NOT_PANEL_RE.search(names) is not None:
+        return
+    room = HIDDEN_TEXT_MAX_CHARS - sum(map(len, result.hidden_text))
+    if room <= 0:
+        return
+    parts = []
+    for node in element.iter():
+        if node is not element and node.tail:
+            parts.append(node.tail)
+        if isinstance(node.tag, str) and node.tag not in _NOT_READ and node.text:
+            parts.append(node.text)
+    text = " ".join(" ".join(parts).split())[:room]
+    if text:
+        result.hidden_text.append(text)
 
 
 def _read_head(head, result: Segmented) -> None:
@@ -142,7 +186,7 @@ def segment(
     walk = _compiled_walk if _compiled_walk is not None else walk_python
     owner = walk(
         root, result, keep_hidden, max_blocks, _LENIENT_KIND if lenient else _KIND,
-        _HIDDEN_STYLE.search, _read_head,
+        _HIDDEN_STYLE.search, _read_skipped,
         classes, ids,
     )
     _close_nodes(result, owner)
@@ -157,7 +201,7 @@ def walk_python(
     max_blocks: int,
     kinds: dict,
     hidden_style: Callable[[str], object],
-    read_head: Callable[[object, Segmented], None],
+    read_skipped: Callable[[object, Segmented], None],
     node_classes: list[str | None],
     node_ids: list[str | None],
 ) -> int:
@@ -206,18 +250,21 @@ def walk_python(
                 kind = kinds.get(tag, _INLINE)
                 if kind == _SKIP:  # (entity references among them)
                     if tag == "head":
-                        read_head(element, result)
+                        read_skipped(element, result)
                     walker.skip_subtree()
                     skipped = element
                     continue
                 if not keep_hidden:
                     style = element.get("style")
                     if style and hidden_style(style):
+                        if kind == _BLOCK:
+                            read_skipped(element, result)
                         walker.skip_subtree()
                         skipped = element
                         continue
                 if kind == _BLOCK:
                     if not keep_hidden and element.get("hidden") is not None:
+                        read_skipped(element, result)
                         walker.skip_subtree()
                         skipped = element
                         continue

@@ -46,7 +46,7 @@ def test_every_promised_family_is_generated():
         "regional_terms", "agency_listings", "versioned_install", "job_ads_zh",
         "forecasts_zh", "spec_variants", "docs_releases", "garments_hi", "dolls_th",
         "board_states", "tag_growth", "photo_galleries", "photo_galleries_zh",
-        "episode_series", "development_units",
+        "episode_series", "development_units", "comment_pages", "product_tabs", "faq_answers",
     }
 
 

@@ -1042,3 +1042,42 @@ def test_captions_are_the_pages_content_but_not_its_main_text():
     assert captions == [line for line in extraction.rest_lines() if "Volunteers" in line]
     assert "Another gallery" not in extraction.content_text()
     assert "Another gallery" in extraction.page_text()
+
+
+def test_hidden_panels_are_the_pages_content_but_not_its_main_text():
+    panels = ("<div class='tab__panel' role='tabpanel' hidden><dl><dt>Part number</dt>"
+              "<dd>CF210</dd><dt>Diameter</dt><dd>210 mm</dd></dl></div>"
+              "<div class='accordion-collapse faq-answer' style='display: none'><p>Parcels to "
+              "Ireland need a customs form.</p><script>track()</script></div>"
+              "<div class='mega-menu' hidden><a href='/a'>Kettles</a></div>"
+              "<div class='modal' role='region' hidden><p>Sign in to continue</p></div>")
+    html = ("<html><body><article><h1>Carbon filter</h1>"
+            + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + f"{panels}</article></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    assert extraction.page.hidden_text == [
+        "Part number CF210 Diameter 210 mm", "Parcels to Ireland need a customs form."]
+    assert "CF210" not in extraction.text
+    for text in (extraction.content_text(), extraction.page_text(), "\n".join(
+            extraction.rest_lines())):
+        assert "CF210" in text and "customs form" in text
+        assert "Kettles" not in text and "Sign in" not in text and "track()" not in text
+
+
+def test_comment_text_is_the_pages_own_comments():
+    comments = "".join(f"<li class='comment'><div class='comment-content'><p>Comment number "
+                       f"{n} on the harbour baths.</p></div><div class='advert'>Buy a kettle"
+                       f"</div></li>" for n in range(3))
+    html = ("<html><body><article><h1>Harbour baths to reopen</h1>"
+            + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + f"</article><div id='comments' class='comments-area'><ol>{comments}</ol></div>"
+            "<div class='sidebar'><div class='comments'><p>Someone on another post.</p></div>"
+            "</div><div class='widget_recent_comments'><p>Ann on Bagels.</p></div>"
+            "</body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    text = extraction.comment_text()
+    assert [f"Comment number {n} on the harbour baths." for n in range(3)] == text.split("\n")
+    assert "Comment number" not in extraction.text  # not the main text
+    assert builtin.extraction_from_tree(parse_html(
+        "<html><body><article><p>No comments here.</p></article></body></html>"
+    )).comment_text() == ""

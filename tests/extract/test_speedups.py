@@ -103,7 +103,9 @@ _TAGS = ["div", "p", "span", "a", "b", "br", "h1", "li", "ul", "table", "td", "s
          "nav", "head", "title", "section", "em"]  # fmt: skip
 _ATTRIBUTES = ['', ' href="/x"', ' href="javascript:void(0)"', ' href=""', ' hidden',
                ' style="display: none"', ' style="color: red"', ' class="content main"',
-               ' id="post-1"', ' class="comments" id="a-b-c-d"', ' class']  # fmt: skip
+               ' id="post-1"', ' class="comments" id="a-b-c-d"', ' class',
+               ' class="tab-panel" hidden', ' role="tabpanel" style="display:none"',
+               ' class="faq-answer menu" hidden']  # fmt: skip
 _TEXTS = ["", " ", "\n  ", "word", " two words. ", "中文，句子。", "\xa0", "&amp; x", "\u3000",
           "a\u2028b", "<!-- c -->", "<?pi x?>", "...", "© 2024"]  # fmt: skip
 
