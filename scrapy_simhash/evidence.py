@@ -1178,7 +1178,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
               b: Evidence | None = None, *, pages: bool = True) -> str | None:
     """Why the URLs of two pages make them two whatever their texts, or None: each names a
-    version the other lacks (``"versions"``, :func:`other_versions`), or (``pages``: not two
+    version the other lacks (``"versions"``, :func:`other_versions`), or a day the other lacks
+    (``"dates"``, :func:`other_dates`), or (``pages``: not two
     items, whose spider has read their pages) one of them is a weak page (an interstitial, an
     error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
     :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
@@ -1186,6 +1187,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     with it."""
     if other_versions(url_a, url_b):
         return "versions"
+    if other_dates(url_a, url_b):
+        return "dates"
     weak = (a is not None and a.weak) or (b is not None and b.weak)
     if pages and weak and unrelated_paths(url_a, url_b):
         return "unrelated"
@@ -1235,6 +1238,41 @@ def url_versions(url: str) -> frozenset[str]:
         if pattern.fullmatch(value):
             found.append(value)
     return frozenset(v.lower() for v in found)
+
+
+# A day as a URL names it: 20250216, 2025-02-16, 2025_2_16 or 2025.02.16 inside a path segment
+# or a query value (digits on neither side), or three segments /2025/02/16/.
+_DAY = re.compile(r"(?<!\d)((?:19|20)\d\d)([-_.]?)(0[1-9]|1[0-2]|(?<=[-_.])[1-9])\2"
+                  r"(0[1-9]|[12]\d|3[01]|(?<=[-_.])[1-9])(?!\d)")
+_PATH_DAY = re.compile(r"/((?:19|20)\d\d)/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])(?=/|$)")
+
+
+def url_dates(url: str) -> frozenset[str]:
+    """The days ``url``'s path and query values name, as ``YYYYMMDD`` (campaign parameters,
+    ``utm_*`` and ``ref*``, aside)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return frozenset()
+    texts = [parts.path]
+    texts += [value for key, value in parse_qsl(parts.query)
+              if not key.lower().startswith(("utm_", "ref"))]
+    found = {f"{y}{int(m):02d}{int(d):02d}" for text in texts
+             for y, _, m, d in _DAY.findall(text)}
+    found.update(f"{y}{int(m):02d}{int(d):02d}" for y, m, d in _PATH_DAY.findall(parts.path))
+    return frozenset(found)
+
+
+def other_dates(url_a: str | None, url_b: str | None) -> bool:
+    """Whether two URLs of one site each name a day the other's lacks: a recurring event's
+    dates, a day's forecast, rates or fixtures, an archive's days. Two pages however alike
+    their texts (each lists the others' days: every figure is on both)."""
+    if not url_a or not url_b or not same_site(url_a, url_b):
+        return False
+    a, b = url_dates(url_a), url_dates(url_b)
+    return bool(a - b) and bool(b - a)
 
 
 def other_versions(url_a: str | None, url_b: str | None) -> bool:

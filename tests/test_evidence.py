@@ -645,6 +645,21 @@ def test_urls_of_one_site_naming_two_versions_are_two_pages():
     assert not ev.other_versions(None, "https://d.example/2.0/x")
 
 
+def test_urls_of_one_site_naming_two_days_are_two_pages():
+    first = "https://e.example/events/sunday-jazz-brunch-20250216"
+    assert ev.url_dates(first) == {"20250216"}
+    assert ev.url_dates("https://e.example/2024/3/9/slug/?day=2024-03-10") == {
+        "20240309", "20240310"}
+    assert ev.other_dates(first, "https://e.example/events/sunday-jazz-brunch-20250223")
+    assert ev.urls_part(first, "https://e.example/events/sunday-jazz-brunch-2025-02-23") == "dates"
+    # one day on both sides, a day on one side only, ids, campaigns, two sites: no parting
+    assert not ev.other_dates(first, first + "?utm_source=mail&utm_campaign=20250101")
+    assert not ev.other_dates(first, "https://e.example/events/sunday-jazz-brunch")
+    assert not ev.other_dates("https://e.example/p/12345678", "https://e.example/p/20251399")
+    assert not ev.other_dates("https://e.example/2024/03/a", "https://e.example/2024/04/a")
+    assert not ev.other_dates(first, "https://f.example/events/sunday-jazz-brunch-20250223")
+
+
 def test_weak_pages_in_unrelated_parts_of_a_site_are_two_pages():
     notice = evidence("Scheduled maintenance: we will be back shortly. " * 4, weak=True)
     article = evidence(PYTHON_A)

@@ -70,6 +70,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "photo_galleries_zh": galleries.photo_galleries_zh,
     "episode_series": siblings.episode_series,
     "development_units": siblings.development_units,
+    "recurring_events": siblings.recurring_events,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,
     "faq_answers": collapsed.faq_answers,

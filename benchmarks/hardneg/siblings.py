@@ -148,3 +148,59 @@ def development_units() -> list[Page]:
                       render(HOMES, title=title, main=main,
                              breadcrumbs=[("New homes", "/homes/")])))
     return pages
+
+
+EVENTS = Site(
+    name="Harbour What's On",
+    domain="whatson.harbour.example",
+    tagline="Gigs, markets and talks by the water",
+    nav=("Music", "Food", "Family", "Talks", "This weekend"),
+)
+
+#: (day as the URL writes it, as the page does, venue, price)
+DATES = (
+    ("20250112", "Sun 12 Jan 2025", "The Blue Note Rooms", "£22"),
+    ("20250119", "Sun 19 Jan 2025", "The Blue Note Rooms", "£22"),
+    ("20250126", "Sun 26 Jan 2025", "The Blue Note Rooms", "£22"),
+    ("20250202", "Sun 2 Feb 2025", "The Blue Note Rooms", "£22"),
+    ("20250209", "Sun 9 Feb 2025", "Harbourside Hall", "£22"),
+    ("20250216", "Sun 16 Feb 2025", "Harbourside Hall", "£25"),
+    ("20250223", "Sun 23 Feb 2025", "The Blue Note Rooms", "£22"),
+    ("20250302", "Sun 2 Mar 2025", "The Blue Note Rooms", "£22"),
+    ("20250309", "Sun 9 Mar 2025", "Harbourside Hall", "£22"),
+    ("20250316", "Sun 16 Mar 2025", "Harbourside Hall", "£25"),
+)
+
+BRUNCH = (
+    "Start your Sunday the right way: live jazz from the Harbour Trio, bottomless coffee and a "
+    "three-course brunch from our kitchen team.",
+    "The trio plays two sets of standards and new arrangements, with guest vocalists joining "
+    "most weeks. Tables are allocated on arrival, so come early if you want to sit near the "
+    "stage.",
+    "The menu includes vegetarian and vegan options; please tell us about any allergies when "
+    "you book. Brunch is served from 11:15 and the last set finishes at 13:45.",
+)
+
+
+def recurring_events() -> list[Page]:
+    """Ten dates of one weekly event under one title and description, the day in the URL and
+    in the page's details, every date of the series (this one too) listed on every page."""
+    title = "Sunday Jazz Brunch"
+    about = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in BRUNCH)
+    listed = "".join(
+        f'<li class="event-dates__item"><time>{shown}</time> · {esc(venue)} · {price} '
+        f'<a href="/events/sunday-jazz-brunch-{day}">Get tickets</a></li>'
+        for day, shown, venue, price in DATES
+    )
+    pages = []
+    for day, shown, venue, price in DATES:
+        main = (
+            f'<div class="event-page"><h1 class="event-title">{title}</h1>'
+            f'<div class="event-details"><h2>Date and time</h2><p>{shown}<br>11:00 – 14:00</p>'
+            f"<h2>Location</h2><p>{esc(venue)}, 2 Canons Way</p><p>Price: {price}</p></div>"
+            f'<div class="event-description"><h2>About this event</h2>{about}</div>'
+            f'<section class="event-dates"><h2>More dates</h2><ul>{listed}</ul></section></div>'
+        )
+        pages.append((f"https://{EVENTS.domain}/events/sunday-jazz-brunch-{day}",
+                      render(EVENTS, title=title, main=main)))
+    return pages

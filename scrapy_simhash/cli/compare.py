@@ -47,6 +47,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if urls == "versions":
             print("evidence     not compared: the URLs name two versions of a page (each one "
                   "a version the other lacks)")
+        elif urls == "dates":
+            print("evidence     not compared: the URLs name two days (each one a date the "
+                  "other lacks: a recurring event's, a day's forecast or fixtures)")
         elif urls:
             print("evidence     not compared: a page of next to no text of its own (an "
                   "interstitial, an error page, a form) in another part of the site (the "
