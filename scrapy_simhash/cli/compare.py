@@ -17,6 +17,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     detector = build_detector(args.algorithm, detector_options(args))
     fingerprinter = detector.fingerprinter
     sides = []
+    shown = []  # (label, name, the HTML or None, the main text)
     for label, name, url in (("A", args.a, args.url_a), ("B", args.b, args.url_b)):
         data = _read_input_file(name)
         if args.text:
@@ -26,6 +27,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             text = fingerprinter.extract(data, None, url)
             signed = detector.sign_html(data, None, url)
         sides.append((label, name, text, signed))
+        shown.append((label, name, None if args.text else data, text))
     for label, name, text, signed in sides:
         print(f"{label}: {name}")
         print(f"  main text    {len(text)} characters, {len(fingerprinter.tokens(text))} tokens")
@@ -60,6 +62,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
         elif duplicate and a.evidence is not None and b.evidence is not None:
             print(f"evidence     confirms: {agreement(a.evidence, b.evidence, same_site)}")
         print(f"verdict      {'near-duplicate' if duplicate else 'different'}")
+    if getattr(args, "show", False):
+        for label, name, data, text in shown:
+            print()
+            print(f"{label}: {name}, main text:")
+            print(_indented(text))
+            if data is not None and fingerprinter.extractor_name == "builtin":
+                extraction = _extraction(data)
+                if extraction is not None:
+                    for part, lines in (("content beside it", extraction.rest_lines()),
+                                        ("its own comments",
+                                         extraction.comment_text().splitlines())):
+                        if lines:
+                            print(f"{label}: {part}:")
+                            print(_indented("\n".join(lines)))
     if args.diff:
         diff = difflib.unified_diff(
             text_a.splitlines(), text_b.splitlines(),
@@ -183,6 +199,21 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if not ev.laid_out_alike(a, b):
         return "the titles differ, but the pages are not laid out alike"
     return "the titles differ, but not each in a word that its own page's text names"
+
+
+def _extraction(data: bytes) -> Any | None:
+    """The built-in extractor's reading of a saved page (None: nothing parsed)."""
+    from scrapy_simhash.extract import extraction_from_tree
+    from scrapy_simhash.extract.parsing import parse_html
+
+    root = parse_html(data)
+    return None if root is None else extraction_from_tree(root)
+
+
+def _indented(text: str, width: int = 4000) -> str:
+    """``text`` indented by two spaces, cut to ``width`` characters."""
+    cut = text[:width] + (" ..." if len(text) > width else "")
+    return "\n".join(f"  {line}" for line in cut.splitlines()) or "  (none)"
 
 
 def _read_input_file(name: str) -> bytes:

@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--text", action="store_true", help="the files are plain text")
     compare.add_argument("--diff", action="store_true",
                          help="print a unified diff of the extracted texts")
+    compare.add_argument("--show", action="store_true",
+                         help="print each page's main text, and for HTML the content beside "
+                              "it and its own comments (what the evidence compares)")
     compare.add_argument("--url-a", help="URL of the first page (for URL-aware extractors)")
     compare.add_argument("--url-b", help="URL of the second page")
     _add_detector_options(compare)

@@ -322,7 +322,8 @@ def summary_line(stats: dict) -> str:
             text += f"{dropped} dropped as near-duplicates"
         refetched = count(f"{namespace}/refetched")
         if refetched:
-            text += f" ({refetched} fetched again: what they duplicated was no content)"
+            text += (f" ({refetched} fetched again: what they duplicated was taken back, as no "
+                     "content or as a template)")
         if unchecked_drops:
             text += f", {unchecked_drops} dropped unchecked (index errors)"
         text += f", {count(f'{namespace}/kept')} kept"

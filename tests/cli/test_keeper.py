@@ -276,6 +276,30 @@ def test_compare_says_when_a_weak_page_is_in_another_part_of_the_site(workdir: P
     assert "verdict      different" in result.stdout
 
 
+def test_compare_says_when_the_comments_or_the_days_make_two_pages(workdir: Path):
+    from benchmarks.hardneg.collapsed import comment_pages
+    from benchmarks.hardneg.siblings import recurring_events
+
+    result = compare_first_two(workdir, comment_pages)
+    assert "whose own comments share" in result.stdout
+    assert "verdict      different" in result.stdout
+    result = compare_first_two(workdir, recurring_events)
+    assert "the URLs name two days" in result.stdout
+
+
+def test_compare_shows_what_the_evidence_compares(workdir: Path):
+    from benchmarks.hardneg.collapsed import comment_pages, product_tabs
+
+    _, first = comment_pages()[0]
+    (workdir / "a.html").write_text(first, encoding="utf-8")
+    (workdir / "b.html").write_text(product_tabs()[0][1], encoding="utf-8")
+    result = run_cli("compare", "a.html", "b.html", "--show", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert "A: a.html, main text:\n  How to Make a Sourdough Starter" in result.stdout
+    assert "A: its own comments:" in result.stdout and "B: its own comments:" not in result.stdout
+    assert "B: content beside it:" in result.stdout and "Part number CF190" in result.stdout
+
+
 def _vacancies_without_figures():
     """Two vacancies of :func:`vacancies_one_title` whose fields differ in words only."""
     from benchmarks.hardneg.shared_text import vacancies_one_title
