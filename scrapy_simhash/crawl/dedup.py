@@ -96,6 +96,13 @@ TEMPLATE_MAX_WORDS = 300
 #: Distinct pages withdrawn as no content (a ban page, an interstitial) a crawl remembers: a page
 #: like one of them is no content either (see :meth:`Deduplicator.like_not_content`).
 MAX_NOT_CONTENT_SHAPES = 64
+#: A candidate another process has just stored may not have its evidence yet (stored by that
+#: process's next call): read it again this many times, this long apart, on an index other
+#: processes share, before the page is kept unconfirmed. After this many candidates stay
+#: without evidence (an index filled without it), the crawl stops waiting.
+EVIDENCE_REREADS = 5
+EVIDENCE_REREAD_SECONDS = 0.02
+EVIDENCE_WAITS_IN_VAIN = 20
 #: Scrapy 2.13, a crawl stopped at start-up: how often and how long to wait for its engine to run.
 STOP_RETRY_SECONDS = 0.05
 STOP_ATTEMPTS = 200
@@ -205,6 +212,7 @@ class Deduplicator:
         self.evidence = EvidenceStore(self)
         self.templates = Templates(self)
         self._not_content: list[Any] = []  # signatures of pages withdrawn as no content
+        self._waits_in_vain = 0  # candidates whose evidence never came (see EVIDENCE_REREADS)
         self._warned_withdraw = False
         #: The index's thread, deadline and breaker; None: the index is called inline.
         self.calls = IndexCalls.of(crawler, config)
@@ -783,6 +791,7 @@ class Deduplicator:
             self.stats.inc_value(f"{self._prefix}kept/template")
             return None
         stored = yield from self.evidence.get([m.key for m in candidates])
+        stored = yield from self._evidence_of_the_latest(key, candidates, stored)
         for candidate, found in zip(candidates, stored, strict=True):
             if found is None and candidate.key == key and candidate.distance == 0:
                 # this very page, stored by a crawl killed before its evidence was committed:
@@ -795,6 +804,30 @@ class Deduplicator:
                 return templates.matched(candidate, found)
         self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
         return None
+
+    def _evidence_of_the_latest(self, key: str, candidates: list[Match],
+                                stored: list[Any]) -> Steps:
+        """Steps: ``stored`` with the evidence of candidates that had none read again, a few
+        times, when other processes share the index: one may have stored the fingerprint and
+        not yet its evidence (two crawlers on one queue meeting one cluster at once would each
+        keep a page of it)."""
+        missing = [n for n, (candidate, found) in enumerate(zip(candidates, stored,
+                                                                  strict=True))
+                   if found is None and candidate.key != key]
+        if (not missing or self.calls is None or self._waits_in_vain >= EVIDENCE_WAITS_IN_VAIN
+                or self.config.index_uri.startswith("memory:")):
+            return stored
+        stored = list(stored)
+        for _ in range(EVIDENCE_REREADS):
+            yield "wait", time.sleep, (EVIDENCE_REREAD_SECONDS,)
+            again = yield from self.evidence.get([candidates[n].key for n in missing])
+            for n, found in zip(missing, again, strict=True):
+                stored[n] = found
+            missing = [n for n in missing if stored[n] is None]
+            if not missing:
+                return stored
+        self._waits_in_vain += 1
+        return stored
 
     def withdraw(self, key: str, fingerprint: Any) -> bool:
         """Take a kept page back out of the index (its response was not content: a ban page,
