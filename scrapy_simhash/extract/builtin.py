@@ -1515,16 +1515,16 @@ def own_comments(page: Segmented, hints: list[int]) -> list[bool] | None:
     own, names, lasts, parents = (page.node_own_hint, page.node_class, page.node_last,
                                   page.node_parent)
     chrome_hints = (CHROME, WEAK_CHROME)
+    named = [index for index, hint in enumerate(own)
+             if hint in chrome_hints and names_comments(names[index])]
     inside: list[bool] | None = None
-    index, count = 0, len(own)
-    while index < count:
+    done = 0  # (the nodes before it are inside a thread marked already)
+    for index in named:
         parent = parents[index]
-        if (own[index] not in chrome_hints or not names_comments(names[index])
-                or (parent >= 0 and hints[parent] == NEGATIVE)):
-            index += 1
+        if index < done or (parent >= 0 and hints[parent] == NEGATIVE):
             continue
         if inside is None:
-            inside = [False] * count
+            inside = [False] * len(own)
         last, inner = lasts[index], index
         while inner < last:
             if (inner > index and own[inner] in chrome_hints
@@ -1533,7 +1533,7 @@ def own_comments(page: Segmented, hints: list[int]) -> list[bool] | None:
                 continue
             inside[inner] = True
             inner += 1
-        index = max(last, index + 1)
+        done = max(last, index + 1)
     return inside
 
 
