@@ -114,8 +114,9 @@ TITLE_SKETCH_SIZE = 32
 LONG_REST_SKETCH_SIZE = 32
 #: The elements of a long page's layout kept (:mod:`scrapy_simhash.extract.page_layout`).
 LAYOUT_SKETCH_SIZE = 16
-#: The k of a page's own comments' sketch.
-COMMENTS_SKETCH_SIZE = 32
+#: The k of a page's own comments' sketch (32 estimated two pages of comments sharing half
+#: their 3-grams at 81%).
+COMMENTS_SKETCH_SIZE = 64
 #: Two pages of one template whose comments share less than this share of the smaller set's
 #: 3-grams are two pages of comments (an article's ``?cpage=2`` and ``?cpage=3``, which still
 #: share a line or two: "Reply", the count); a page fetched again after new comments holds the

@@ -174,10 +174,20 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
         beside = ("no figure in one that the other lacks, and nothing beside the main texts "
                   "tells them apart" if same_site else
                   "figures and the content beside the main texts are compared on one site only")
-        return f"{texts}; {_titles_note(a, b, same_site)}; {beside}"
+        return f"{texts}; {_titles_note(a, b, same_site)}; {beside}{_comments_note(a, b)}"
     return (f"{texts}, no figure (price, SKU, date) outside links in one that the other lacks, "
             f"and the rest of the pages agrees or is next to nothing; "
-            f"{_titles_note(a, b, same_site)}")
+            f"{_titles_note(a, b, same_site)}{_comments_note(a, b)}")
+
+
+def _comments_note(a: Any, b: Any) -> str:
+    """What the pages' own comments said, when both have some."""
+    if a.comments is None or b.comments is None:
+        return ""
+    j = ev.jaccard(a.comments, a.comments_size, b.comments, b.comments_size)
+    shared = ev.containment(j, a.comments_size, b.comments_size)
+    return (f"; their own comments share {shared:.0%} of the smaller set's word 3-grams (one "
+            f"page's at {ev.MAX_COMMENTS_CONTAINMENT:.0%} or more)")
 
 
 def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:

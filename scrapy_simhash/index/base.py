@@ -35,7 +35,7 @@ __all__ = [
 _NAMESPACE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 #: The largest evidence a key may carry (:meth:`NearDuplicateIndex.put_evidence`): twice the
-#: largest the crawl's evidence takes (a short page with every part: 1,180 bytes).
+#: largest the crawl's evidence takes (a short page with every part: 1,308 bytes).
 MAX_EVIDENCE_BYTES = 2048
 
 
