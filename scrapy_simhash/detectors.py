@@ -112,16 +112,18 @@ class Detector(ABC):
     # pages of one template (a listing's intro, a table's caption) for one.
 
     def sign_text(self, text: str) -> Signed:
-        """An item's text: weak (confirmed only by a nearly identical text) when it is short,
-        since no page beside it tells a template's text from its own; its first line, when it
-        has more than one, is its title (an item's first field: ``title`` by default), which the
-        lines after it may name (:func:`scrapy_simhash.evidence.text_named_title`)."""
+        """An item's text: weak (confirmed only by a nearly identical text, with no figure that
+        each lacks: a price, a SKU, a date) when it is short, since no page beside it tells a
+        template's text from its own; its first line, when it has more than one, is its title
+        (an item's first field: ``title`` by default), which the lines after it may name
+        (:func:`scrapy_simhash.evidence.text_named_title`)."""
         signature = self.signature(text)
         if signature is None:
             return Signed(None)
         hashes, words = ev.shingle_hashes(text)
         if words < ev.SHORT_WORDS:
-            return Signed(signature, ev.of_hashes(hashes, words, True, ev.text_title(text)))
+            return Signed(signature, ev.of_hashes(hashes, words, True, ev.text_title(text),
+                                                  figures=ev.item_figures(text)))
         title, named = ev.text_named_title(text)
         return Signed(signature, ev.of_hashes(hashes, words, title=title, named=named))
 

@@ -429,12 +429,23 @@ def text_named_title(text: str) -> tuple[np.ndarray | None, int | None]:
     return named_title(text[:end], _folded_words(text[end + 1:])[3])
 
 
+#: A short item's lines of at most this many characters (after its first) are fields that
+#: name it beside its title (a city, a size, a colour), among the first FIELD_LINES lines.
+FIELD_MAX_CHARS = 40
+FIELD_LINES = 16
+
+
 def text_title(text: str) -> np.ndarray | None:
     """The title sketch of a text of several lines whose first line is short enough to be a
-    title (an item's first field, a record's): that line's words (:func:`title_hashes`); None
-    for a text of one line, or one that opens with a paragraph."""
+    title (an item's first field, a record's): that line's words, and those of the short lines
+    after it (an item's fields: "Leeds" beside "Manchester" under one job title)
+    (:func:`title_hashes`); None for a text of one line, or one that opens with a paragraph."""
     end = text.find("\n", 0, TITLE_MAX_CHARS + 1)
-    return title_hashes(text[:end]) if end >= 0 else None
+    if end < 0:
+        return None
+    fields = [line for line in text[end + 1:].split("\n", FIELD_LINES)[:FIELD_LINES]
+              if len(line.strip()) <= FIELD_MAX_CHARS]
+    return title_hashes("\n".join([text[:end], *fields]))
 
 
 def heading_hashes(heading: str) -> np.ndarray:
@@ -448,6 +459,22 @@ def figure_hashes(text: str) -> np.ndarray:
     """The sketch (:data:`FIGURES_SKETCH_SIZE`) of the distinct words of ``text`` (case folded)
     that hold a digit: prices, SKUs, dates, scores."""
     return _figures(*_folded_words(text))
+
+
+# An item's words, with what dots, commas, colons, slashes and dashes join ("12.10",
+# "2025-02-16", "cf-265"; one pass, no backtracking); its figures are those with a digit.
+_ITEM_WORD = re.compile(r"[^\W_]+(?:[.,:/-][^\W_]+)*")
+_DIGIT = re.compile(r"\d")
+
+
+def item_figures(text: str) -> np.ndarray:
+    """The figure sketch of an item's text: the CRC-32s of its distinct figures (case folded),
+    the smallest :data:`FIGURES_SKETCH_SIZE`. (A regular expression: the items of a large file
+    are many short texts, where the word hashing's numpy passes cost more than the text.)"""
+    has_digit = _DIGIT.search
+    found = {zlib.crc32(word.encode("utf-8", "surrogatepass"))
+             for word in _ITEM_WORD.findall(text.casefold()) if has_digit(word)}
+    return np.array(sorted(found)[:FIGURES_SKETCH_SIZE], dtype=_U32)
 
 
 def figure_words(text: str) -> np.ndarray:
@@ -625,7 +652,8 @@ class Evidence:
     def to_bytes(self) -> bytes:
         long = not (self.short or self.weak)
         figures = self.figures is not None and (
-            self.short or (long and self.long_rest is not None and self.layout is not None))
+            self.short or self.weak
+            or (long and self.long_rest is not None and self.layout is not None))
         title = self.title is not None
         named = title and self.named is not None and long
         long_rest = self.long_rest is not None and self.layout is not None and long
@@ -672,7 +700,7 @@ class Evidence:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
         end = _HEADER.size + 4 * sum(counts)
         figures = title = named = None
-        if flags & _FIGURES and flags & (_SHORT | _LONG_REST):
+        if flags & _FIGURES and flags & (_SHORT | _LONG_REST | _WEAK):
             figures, end = _counted_sketch(data, end, FIGURES_SKETCH_SIZE)
             if figures is None:
                 return None
@@ -769,12 +797,14 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
 
 def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
               title: np.ndarray | None = None, named: int | None = None,
-              links: np.ndarray | None = None) -> Evidence:
+              links: np.ndarray | None = None, figures: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
     page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
-    ``links``: a weak page's entries (:func:`listing_links`)."""
+    ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a short item's
+    figure sketch (:func:`item_figures`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
-                    named=None if weak else named, links=links if weak else None)
+                    named=None if weak else named, links=links if weak else None,
+                    figures=figures if weak else None)
 
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
@@ -853,6 +883,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     if a.weak or b.weak:
         if titles_part(a, b, same_site) or entries_part(a, b, same_site):
             return False  # another name, or another entry, on one site: another page
+        if a.figures is not None and b.figures is not None and other_figures(a, b):
+            return False  # two short items with another price, SKU or date each
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False

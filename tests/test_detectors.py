@@ -524,3 +524,34 @@ def test_every_algorithms_candidates_are_confirmed_by_the_evidence(make):
     reprint = article.replace("<body>", "<body><div class='share'>Share: Facebook, X</div>", 1)
     a, b = detector.sign_html(article, None, url), detector.sign_html(reprint, None, url + "?p")
     assert a.evidence is not None and detector.is_duplicate(a, b, same_site=True)
+
+
+def test_short_items_with_other_figures_or_fields_are_two_records():
+    """An item is its fields joined, one a line: a job in two cities, a shoe in two sizes."""
+    detector = SimHashDetector()
+    body = ("We are looking for reliable warehouse operatives to join our fulfilment team. You "
+            "will pick, pack and dispatch orders, load deliveries and keep the warehouse tidy. "
+            "Full training is given, overtime is paid at time and a half. Benefits include "
+            "holidays that grow with your service, a pension with an employer contribution, "
+            "free parking beside the depot, an on-site canteen and a discount on everything we "
+            "sell in our shops and online. To apply, send your details through the form below; "
+            "we answer every application within a week and invite most applicants to visit the "
+            "warehouse before their first shift, with a colleague to show them around.")
+
+    def item(*fields: str) -> Any:
+        return detector.sign_text("\n".join(["Warehouse Operative", *fields, body]))
+
+    leeds = item("Leeds, UK", "£12.10 per hour")
+    site = "https://jobs.example/"
+    assert detector.is_duplicate(leeds, item("Leeds, UK", "£12.10 per hour"), same_site=True)
+    assert not detector.is_duplicate(leeds, item("Leeds, UK", "£12.40 per hour"),
+                                     same_site=True)  # another figure: even on two sites
+    assert not detector.is_duplicate(leeds, item("Leeds, UK", "£12.40 per hour"),
+                                     same_site=False)
+    assert not detector.is_duplicate(leeds, item("Glasgow, UK", "£12.10 per hour"),
+                                     same_site=True)  # another field's word, on one site
+    assert urls_part(site + "a", site + "b", leeds.evidence, leeds.evidence) is None
+    # an edit in the long field is the same record
+    edited = detector.sign_text("\n".join(["Warehouse Operative", "Leeds, UK",
+                                           "£12.10 per hour", body.replace("tidy", "clean")]))
+    assert detector.is_duplicate(leeds, edited, same_site=True)

@@ -91,7 +91,8 @@ def _evidence_of_batch(texts: Sequence[str]) -> list[ev.Evidence]:
     for i, (sketch, size, count, text) in enumerate(
             zip(sketches, sizes.tolist(), counts.tolist(), texts, strict=True)):
         if count < ev.SHORT_WORDS:
-            out.append(ev.Evidence(sketch.copy(), size, count, True, title=ev.text_title(text)))
+            out.append(ev.Evidence(sketch.copy(), size, count, True, title=ev.text_title(text),
+                                   figures=ev.item_figures(text)))
             continue
         title = named = None
         end = text.find("\n", 0, ev.TITLE_MAX_CHARS + 1)

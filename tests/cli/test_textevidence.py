@@ -29,7 +29,8 @@ def one_by_one(text: str) -> ev.Evidence:
     """:meth:`Detector.sign_text`'s evidence."""
     hashes, words = ev.shingle_hashes(text)
     if words < ev.SHORT_WORDS:
-        return ev.of_hashes(hashes, words, True, ev.text_title(text))
+        return ev.of_hashes(hashes, words, True, ev.text_title(text),
+                            figures=ev.item_figures(text))
     title, named = ev.text_named_title(text)
     return ev.of_hashes(hashes, words, title=title, named=named)
 
