@@ -94,28 +94,29 @@ def _gallery(title: str, intro: str, captions: list[str], photos: str) -> str:
             "</article>")
 
 
+def _weekly(site: Site, title: str, intro: str, parts: tuple[tuple[str, ...], ...], join: str,
+            seed: int, section: tuple[str, str], url: str) -> list[Page]:
+    """Ten weekly galleries of ``site`` under one title and introduction, six photos each,
+    ``url`` formatted with the week."""
+    rng, seen = random.Random(seed), set()
+    pages = []
+    for week in range(1, 11):
+        captions = _captions(rng, parts, 6, join, seen)
+        main = _gallery(title, intro, captions, f"/photos/2024/{week}/")
+        pages.append((url.format(domain=site.domain, week=week),
+                      render(site, title=title, main=main, breadcrumbs=[section])))
+    return pages
+
+
 def photo_galleries() -> list[Page]:
     """Ten weekly galleries under one title ("Photos of the week"), the week only in the URL,
     six photos each."""
-    rng, seen = random.Random(7), set()
-    pages = []
-    for week in range(1, 11):
-        captions = _captions(rng, (SUBJECTS, ACTIONS, PLACES, TIMES), 6, " ", seen)
-        main = _gallery("Photos of the week", INTRO, captions, f"/photos/2024/{week}/")
-        pages.append((f"https://{NEWS.domain}/pictures/2024/week-{week}/",
-                      render(NEWS, title="Photos of the week", main=main,
-                             breadcrumbs=[("Pictures", "/pictures/")])))
-    return pages
+    return _weekly(NEWS, "Photos of the week", INTRO, (SUBJECTS, ACTIONS, PLACES, TIMES), " ", 7,
+                   ("Pictures", "/pictures/"), "https://{domain}/pictures/2024/week-{week}/")
 
 
 def photo_galleries_zh() -> list[Page]:
     """The same in Chinese: ten weekly galleries titled 一周图片精选."""
-    rng, seen = random.Random(8), set()
-    pages = []
-    for week in range(1, 11):
-        captions = _captions(rng, (SUBJECTS_ZH, ACTIONS_ZH, PLACES_ZH, TIMES_ZH), 6, "", seen)
-        main = _gallery("一周图片精选", INTRO_ZH, captions, f"/photos/2024/{week}/")
-        pages.append((f"https://{NEWS_ZH.domain}/tupian/2024/week-{week}.html",
-                      render(NEWS_ZH, title="一周图片精选", main=main,
-                             breadcrumbs=[("图片", "/tupian/")])))
-    return pages
+    return _weekly(NEWS_ZH, "一周图片精选", INTRO_ZH,
+                   (SUBJECTS_ZH, ACTIONS_ZH, PLACES_ZH, TIMES_ZH), "", 8, ("图片", "/tupian/"),
+                   "https://{domain}/tupian/2024/week-{week}.html")
