@@ -1089,6 +1089,12 @@ def _names_another(a: Evidence, b: Evidence) -> bool:
     the smallest :data:`TITLE_SKETCH_SIZE` words of both, as :func:`_each_lacks`)."""
     if not a.named or b.named is None:
         return False
+    return _names_own(a, b)
+
+
+def _names_own(a: Evidence, b: Evidence) -> bool:
+    """Whether ``a``'s text names a word of its title that ``b``'s title lacks (``a.named``
+    known)."""
     smallest = np.union1d(a.title, b.title)[:TITLE_SKETCH_SIZE]
     own = np.isin(a.title, smallest) & ~np.isin(a.title, b.title)
     named = (a.named >> np.arange(len(a.title))) & 1 == 1
@@ -1104,13 +1110,7 @@ def _mixed_titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool
     long, short = (a, b) if not a.short else (b, a)
     if long.named is None or short.title is None:
         return False
-    long_more, short_more = _lacks(long.title, short.title, TITLE_SKETCH_SIZE)
-    if not (long_more and short_more):
-        return False
-    smallest = np.union1d(long.title, short.title)[:TITLE_SKETCH_SIZE]
-    own = np.isin(long.title, smallest) & ~np.isin(long.title, short.title)
-    named = (long.named >> np.arange(len(long.title))) & 1 == 1
-    return bool((own & named).any())
+    return _each_lacks(long.title, short.title, TITLE_SKETCH_SIZE) and _names_own(long, short)
 
 
 def _two_chromes(a: Evidence, b: Evidence) -> bool:
