@@ -71,6 +71,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "episode_series": siblings.episode_series,
     "development_units": siblings.development_units,
     "recurring_events": siblings.recurring_events,
+    "series_dates": siblings.series_dates,
+    "series_dates_zh": siblings.series_dates_zh,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,
     "faq_answers": collapsed.faq_answers,

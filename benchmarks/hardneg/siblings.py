@@ -204,3 +204,74 @@ def recurring_events() -> list[Page]:
         pages.append((f"https://{EVENTS.domain}/events/sunday-jazz-brunch-{day}",
                       render(EVENTS, title=title, main=main)))
     return pages
+
+
+#: (the date as a page's title and its first line write it, that line's time)
+SERIES_DATES = (
+    ("2025-03-02", "Sunday 2025-03-02, 11:00 - 14:00"),
+    ("2025-03-09", "Sunday 2025-03-09, 11:00 - 14:00"),
+    ("2025-03-16", "Sunday 2025-03-16, 11:00 - 14:00"),
+    ("2025-03-23", "Sunday 2025-03-23, 11:00 - 14:00"),
+    ("Mar 30, 2025", "Sun, Mar 30, 2025 · 11:00-14:00"),
+    ("Apr 6, 2025", "Sun, Apr 6, 2025 · 11:00-14:00"),
+    ("Apr 13, 2025", "Sun, Apr 13, 2025 · 11:00-14:00"),
+    ("2025/04/20", "Sunday 2025/04/20 11:00 - 14:00"),
+    ("2025/04/27", "Sunday 2025/04/27 11:00 - 14:00"),
+)
+
+SERIES_ZH = Site(
+    name="滨江周末",
+    domain="www.binjiang-weekend.example",
+    tagline="吃喝玩乐 一周精选",
+    nav=("活动", "美食", "亲子", "讲座", "本周末"),
+    lang="zh-CN",
+)
+
+SERIES_DATES_ZH = (
+    ("2025年3月2日", "2025年3月2日（周日）11:00 - 14:00"),
+    ("2025年3月9日", "2025年3月9日（周日）11:00 - 14:00"),
+    ("2025年3月16日", "2025年3月16日（周日）11:00 - 14:00"),
+    ("2025年3月23日", "2025年3月23日（周日）11:00 - 14:00"),
+    ("2025年3月30日", "2025年3月30日（周日）11:00 - 14:00"),
+    ("2025年4月6日", "2025年4月6日（周日）11:00 - 14:00"),
+    ("2025年4月13日", "2025年4月13日（周日）11:00 - 14:00"),
+    ("2025年4月20日", "2025年4月20日（周日）11:00 - 14:00"),
+    ("2025年4月27日", "2025年4月27日（周日）11:00 - 14:00"),
+)
+
+BRUNCH_ZH = (
+    "港湾三重奏现场演奏，搭配我们厨房精心准备的三道菜早午餐，咖啡无限续杯，入座时赠送一杯鲜榨橙汁。",
+    "菜单随季节更换，始终提供素食选择，如有食物过敏请在预订时告知。十二岁以下儿童半价。",
+    "地点：外滩船屋。价格：每位298元。",
+)
+
+
+def _series_and_dates(site: Site, title: str, about: tuple[str, ...], heading: str,
+                      dates: tuple[tuple[str, str], ...], path: str) -> list[Page]:
+    """An event's series page, then each date's page: one title and description, the date
+    in the date page's title and on a line of its own, and on the series page only in the
+    links to them (no date in any URL)."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in about)
+    listed = "".join(f'<li><a href="{path}/{number}">{esc(line)}</a></li>'
+                     for number, (_, line) in enumerate(dates, 1))
+    series = (f"<h1>{esc(title)}</h1>{text}"
+              f'<h2>{esc(heading)}</h2><ul class="dates">{listed}</ul>')
+    pages = [(f"https://{site.domain}{path}", render(site, title=title, main=series))]
+    for number, (titled, line) in enumerate(dates, 1):
+        main = (f'<h1>{esc(title)}</h1><p class="when">{esc(line)}</p>{text}'
+                f'<a class="button" href="/book?event={number}">{esc(site.nav[0])}</a>')
+        pages.append((f"https://{site.domain}{path}/{number}",
+                      render(site, title=f"{title} - {titled}", main=main)))
+    return pages
+
+
+def series_dates() -> list[Page]:
+    """A weekly event's series page and its dates' pages (their URLs numbered, not dated)."""
+    return _series_and_dates(EVENTS, "Sunday Jazz Brunch", BRUNCH, "Dates", SERIES_DATES,
+                             "/events/jazz-brunch")
+
+
+def series_dates_zh() -> list[Page]:
+    """:func:`series_dates` in Chinese: 2025年3月23日 in the title and the first line."""
+    return _series_and_dates(SERIES_ZH, "周日爵士早午餐", BRUNCH_ZH, "场次", SERIES_DATES_ZH,
+                             "/zh/events/jazz-brunch")

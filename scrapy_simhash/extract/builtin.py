@@ -279,6 +279,16 @@ def _is_byline(text: str) -> bool:
     return ("19" in text or "20" in text) and _BYLINE_DATE_RE.search(text) is not None
 
 
+def _titled_date(text: str, titles: str) -> bool:
+    """Whether a dated line is the page's subject, not its dateline: its date, and no byline
+    word, is in the page's title ("Sunday Jazz Brunch - 2025-03-30" over "Sunday 2025-03-30,
+    11:00 - 14:00": one date of an event, whose series page has the same text)."""
+    if not titles or _BYLINE_START_RE.match(text) is not None:
+        return False
+    found = _BYLINE_DATE_RE.search(text)
+    return found is not None and found.group().casefold() in titles
+
+
 def _is_legal(text: str) -> bool:
     for marker in _LEGAL_MARKERS_ASCII if text.isascii() else _LEGAL_MARKERS:
         if marker in text:
@@ -335,6 +345,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
     drop = boilerplate.add
     heading_owner = [tag in HEADING_TAGS for tag in page.node_tag]
     in_table = in_tables(page)
+    titles = " ".join((page.title, page.meta_title)).casefold()
     legal = _is_legal
     scores = []
     append = scores.append
@@ -389,6 +400,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
             units < BYLINE_MAX_UNITS
             and _is_byline(text)
             and not text.rstrip().endswith(_SENTENCE_ENDS)
+            and not _titled_date(text, titles)
         ):
             append(-1.0)  # "By Jane Doe", "Updated 5:27 am, Nov. 20, 2019", "来源：新华社"
             drop(index)

@@ -83,6 +83,23 @@ def test_a_dated_chinese_sentence_is_not_a_byline():
     assert [page.block_text[index] for index in furniture] == ["来源：新华社"]
 
 
+@pytest.mark.parametrize(("title", "line", "kept"), [
+    ("Sunday Jazz Brunch - 2025-03-30", "Sunday 2025-03-30, 11:00 - 14:00", True),
+    ("Sunday Jazz Brunch, Mar 30, 2025", "Sun, Mar 30, 2025 · 11:00-14:00", True),
+    ("周日爵士早午餐 2025年3月23日", "2025年3月23日（周日）11:00 - 14:00", True),
+    ("Sunday Jazz Brunch", "Sunday 2025-03-30, 11:00 - 14:00", False),  # a dateline
+    ("Sunday Jazz Brunch - 2025-03-30", "Posted 2025-03-30 by Ann", False),  # a byline
+])
+def test_a_dated_line_whose_date_the_title_holds_is_the_pages_own(title, line, kept):
+    """One date of a weekly event: its page's title and first line name the day, and without
+    that line its text is the series page's."""
+    page = segment(parse_html(f"<html><head><title>{title}</title></head><body>"
+                              f"<p>{line}</p><p>{PARAGRAPHS[0]}</p></body></html>"))
+    furniture: set[int] = set()
+    base_scores(page, furniture)
+    assert (line not in [page.block_text[index] for index in furniture]) is kept
+
+
 def test_author_bio_and_photo_caption_are_left_out():
     photo = (
         "<div class='inline-content inline-photo'><p>The empty pools, seen from the pier on a "
