@@ -1,7 +1,8 @@
 """Pages whose own content is where an article extractor does not look: an article's pages of
 comments (``?cpage=N``: the same article over other comments, in a thread named as comments),
-a shop's filters whose specification sits in closed tabs (``hidden`` panels), and a help
-centre's answers per country in a closed accordion."""
+a shop's filters whose specification sits in closed tabs (``hidden`` panels), a help
+centre's answers per country in a closed accordion, and a restaurant's menus in blocks named
+``menu`` as a site's navigation is."""
 
 from __future__ import annotations
 
@@ -188,4 +189,67 @@ def faq_answers() -> list[Page]:
         slug = country.lower().replace(" ", "-")
         pages.append((f"https://{HELP.domain}/articles/shipping?country={slug}",
                       render(HELP, title=title, main=main)))
+    return pages
+
+
+RESTAURANT = Site(
+    name="Casa Lusitana",
+    domain="www.casalusitana.example",
+    tagline="Cozinha portuguesa desde 1998",
+    nav=("Início", "Cardápio", "Reservas", "Eventos", "Contato"),
+    lang="pt-BR",
+)
+
+RESTAURANT_ABOUT = (
+    "A Casa Lusitana serve cozinha tradicional portuguesa desde 1998, com bacalhau importado do "
+    "Porto, azeite de Trás-os-Montes e doces feitos diariamente na nossa cozinha. Todos os pratos "
+    "podem ser adaptados para alergias alimentares: informe o garçom. Aceitamos reservas para "
+    "grupos de até 20 pessoas. Couvert artístico às sextas e sábados, taxa de serviço de 10% "
+    "opcional, e os preços incluem impostos. Estacionamento conveniado na rua de trás."
+)
+
+#: (service, its dishes as (name, description, price))
+SERVICES = (
+    ("Almoço", (("Bacalhau à Brás", "Bacalhau desfiado, batata palha e ovos.", "89,90"),
+                ("Arroz de pato", "Pato desfiado, chouriço e arroz no forno.", "79,50"))),
+    ("Jantar", (("Polvo à lagareiro", "Polvo assado com batatas a murro.", "119,00"),
+                ("Cataplana de marisco", "Camarão, amêijoas e mexilhão.", "139,00"))),
+    ("Brunch", (("Ovos rotos", "Ovos, presunto e batatas fritas.", "49,00"),
+                ("Tosta mista", "Pão alentejano, fiambre e queijo.", "32,00"))),
+    ("Sobremesas", (("Pastel de nata", "Massa folhada e creme de ovos.", "12,00"),
+                    ("Arroz doce", "Com canela e raspa de limão.", "18,00"))),
+    ("Vinhos", (("Alvarinho", "Vinho verde, taça.", "38,00"),
+                ("Douro tinto", "Garrafa de 750 ml.", "145,00"))),
+    ("Infantil", (("Bitoque pequeno", "Bife, ovo e batatas fritas.", "42,00"),
+                  ("Sopa de legumes", "Sopa do dia.", "16,00"))),
+    ("Petiscos", (("Pica-pau", "Carne de vaca salteada com pickles.", "58,00"),
+                  ("Amêijoas à Bulhão Pato", "Alho, coentros e limão.", "72,00"))),
+    ("Executivo", (("Prato do dia", "Entrada, prato e café.", "54,90"),
+                   ("Peixe grelhado", "Peixe do dia com legumes.", "64,90"))),
+    ("Vegetariano", (("Açorda de legumes", "Pão, alho, coentros e ovo.", "46,00"),
+                     ("Grão com espinafres", "Grão-de-bico, espinafres e ovo.", "44,00"))),
+    ("Festas", (("Leitão assado", "Para quatro pessoas, com laranja.", "289,00"),
+                ("Cabrito no forno", "Para quatro pessoas.", "319,00"))),
+)
+
+
+def restaurant_menus() -> list[Page]:
+    """A restaurant's menus, one a service, under one title and text: each menu's dishes and
+    prices in blocks named ``menu-block``/``menu-item`` (a site builder's names), which no page
+    shares with another."""
+    tabs = "".join(f'<li><a href="/cardapio?servico={esc(name.lower())}">{esc(name)}</a></li>'
+                   for name, _ in SERVICES)
+    pages = []
+    for name, dishes in SERVICES:
+        items = "".join(
+            f'<div class="menu-item"><div class="menu-item-title">{esc(dish)}</div>'
+            f'<div class="menu-item-description">{esc(about)}</div>'
+            f'<div class="menu-item-price-bottom">R$ {price}</div></div>'
+            for dish, about, price in dishes)
+        main = (f'<h1>Cardápio</h1><ul class="menu-tabs">{tabs}</ul>'
+                f'<div class="about-block"><p>{esc(RESTAURANT_ABOUT)}</p></div>'
+                f'<div class="menu-block"><div class="menu-section">'
+                f'<div class="menu-section-header"><h2>{esc(name)}</h2></div>{items}</div></div>')
+        pages.append((f"https://{RESTAURANT.domain}/cardapio?servico={name.lower()}",
+                      render(RESTAURANT, title="Cardápio", main=main)))
     return pages

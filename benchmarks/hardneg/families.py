@@ -76,6 +76,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,
     "faq_answers": collapsed.faq_answers,
+    "restaurant_menus": collapsed.restaurant_menus,
     "entity_books": entities.entity_books,
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,

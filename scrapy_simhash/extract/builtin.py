@@ -46,6 +46,7 @@ from .hints import (
     UNHINTED_TAGS,
     WEAK_CHROME,
     names_comments,
+    names_navigation,
     names_photo_box,
 )
 from .segment import HEADING_TAGS, LINE_BREAK, Segmented, segment
@@ -1435,6 +1436,7 @@ class Extraction:
                 if up == node:
                     last = page.node_last[start]
                     chrome[start:last] = [False] * (last - start)
+        _unlinked_menus(page, hints, chrome)
         return [
             not (owner >= 0 and chrome[owner]) and index not in boilerplate
             for index, owner in enumerate(page.block_owner)
@@ -1547,6 +1549,37 @@ def own_comments(page: Segmented, hints: list[int]) -> list[bool] | None:
             inner += 1
         done = max(last, index + 1)
     return inside
+
+
+#: A node named as a menu whose links hold at most this share of its text is no navigation.
+MENU_MAX_LINK_SHARE = 0.25
+
+
+def _unlinked_menus(page: Segmented, hints: list[int], chrome: list[bool]) -> None:
+    """Clears ``chrome`` on the nodes named as a menu (:func:`names_navigation`, a weak chrome
+    hint) whose text is mostly not links, and inside them: a restaurant's menu of dishes and
+    prices, a canteen's of the day, is the page's content (the same name on a site's menu
+    holds links). Their text stays out of the main text."""
+    own, names = page.node_own_hint, page.node_class
+    index, count = 0, len(own)
+    while index < count:
+        last = page.node_last[index]
+        if (own[index] == WEAK_CHROME and chrome[index] and names_navigation(names[index])
+                and not _under_chrome(page, hints, index)):
+            start, end = page.node_start[index], page.node_end[index]
+            chars = sum(len(text) - text.count(" ") for text in page.block_text[start:end])
+            links = sum(page.block_link_chars[start:end])
+            if chars and links <= MENU_MAX_LINK_SHARE * chars:
+                for inner in range(index, last):  # (other chrome named inside stays chrome)
+                    up = inner
+                    while up != index and (own[up] not in (CHROME, WEAK_CHROME) or (
+                            own[up] == WEAK_CHROME and names_navigation(names[up]))):
+                        up = page.node_parent[up]
+                    if up == index:
+                        chrome[inner] = False
+            index = last
+            continue
+        index += 1
 
 
 def _under_chrome(page: Segmented, hints: list[int], node: int) -> bool:

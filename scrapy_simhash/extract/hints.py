@@ -64,6 +64,15 @@ def names_comments(class_and_id: str) -> bool:
     return _COMMENTS_RE.search(lowered) is not None and _NOT_THE_PAGES_RE.search(lowered) is None
 
 
+_NAVIGATION_RE = re.compile(r"\bmenu|\bnav\b|navbar|navigation|daohang")
+
+
+def names_navigation(class_and_id: str) -> bool:
+    """Whether a class/id string names a menu or a navigation bar (a site's menu, or a
+    restaurant's: which one, its links tell)."""
+    return bool(class_and_id) and _NAVIGATION_RE.search(class_and_id.lower()) is not None
+
+
 def names_photo_box(class_and_id: str) -> bool:
     """Whether a class/id string names a photo, its caption or a gallery of them."""
     return bool(class_and_id) and _PHOTO_BOX_RE.search(class_and_id.lower()) is not None

@@ -47,7 +47,7 @@ def test_every_promised_family_is_generated():
         "forecasts_zh", "spec_variants", "docs_releases", "garments_hi", "dolls_th",
         "board_states", "tag_growth", "photo_galleries", "photo_galleries_zh",
         "episode_series", "development_units", "comment_pages", "product_tabs", "faq_answers",
-        "recurring_events", "series_dates", "series_dates_zh",
+        "recurring_events", "series_dates", "series_dates_zh", "restaurant_menus",
     }
 
 

@@ -1081,6 +1081,24 @@ def test_hidden_panels_are_the_pages_content_but_not_its_main_text():
         assert "Kettles" not in text and "Sign in" not in text and "track()" not in text
 
 
+def test_a_menu_of_dishes_is_the_pages_content_but_a_menu_of_links_is_not():
+    dishes = "".join(f"<li class='menu-item'><span class='dish'>{dish}</span> <span "
+                     f"class='price'>{price}</span></li>"
+                     for dish, price in (("Pea soup", "4.50"), ("Fish pie", "9.80")))
+    html = ("<html><body><div class='menu'><a href='/'>Home</a> <a href='/food'>Food</a></div>"
+            "<article><h1>Lunch menu</h1>" + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + f"<ul class='menu'>{dishes}</ul><div class='sidebar'><ul class='menu'>"
+            "<li class='menu-item'>Opening hours vary</li></ul></div>"
+            "<div class='menu-item'><div class='share-count'>Shared 12 times</div></div>"
+            "</article></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    content = extraction.content_text()
+    assert "Pea soup 4.50" in content and "Fish pie 9.80" in extraction.rest_lines()
+    assert "Pea soup" not in extraction.text  # not the main text
+    # a site's menu of links, a menu inside chrome and chrome inside a menu stay chrome
+    assert "Home" not in content and "Opening hours" not in content and "Shared" not in content
+
+
 def test_comment_text_is_the_pages_own_comments():
     comments = "".join(f"<li class='comment'><div class='comment-content'><p>Comment number "
                        f"{n} on the harbour baths.</p></div><div class='advert'>Buy a kettle"
