@@ -41,6 +41,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "weather": templated.weather,
     "jobs": templated.jobs,
     "next_data": templated.next_data,
+    "state_scripts": templated.state_scripts,
     "scores": templated.scores,
     "product_variants": templated.product_variants,
     "reference": names.reference,

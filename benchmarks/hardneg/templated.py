@@ -749,3 +749,35 @@ def product_variants() -> list[Page]:
                                   breadcrumbs=[("Clothing", "/clothing"),
                                                ("Jackets", "/clothing/jackets")])))
     return pages
+
+
+def state_scripts() -> list[Page]:
+    """:func:`next_data`'s products in other frameworks' shells: the product only in a state
+    assigned in a script (``window.__INITIAL_STATE__ = {...}``, Nuxt 2's
+    ``window.__NUXT__=(function(a,b){...}("..."))``, ``window.__APOLLO_STATE__``)."""
+    pages = []
+    for number, (name, category, price, material, size, description) in enumerate(PRODUCTS):
+        handle = slug(name)
+        product = {"id": f"LH-{10400 + number * 37}", "name": name, "category": category,
+                   "price": price, "material": material, "dimensions": size,
+                   "description": description}
+        kind = number % 3
+        if kind == 0:
+            state = {"route": {"path": f"/products/{handle}"}, "product": product}
+            script = f"window.__INITIAL_STATE__ = {json.dumps(state, ensure_ascii=False)};"
+        elif kind == 1:
+            values = json.dumps([name, category, price, material, size, description],
+                                ensure_ascii=False)[1:-1]
+            script = ("window.__NUXT__=(function(a,b,c,d,e,f){return {layout:\"default\","
+                      "data:[{product:{name:a,category:b,price:c,material:d,dimensions:e,"
+                      f"description:f}}}}]}}}}({values}));")
+        else:
+            state = {f"Product:{product['id']}": product, "ROOT_QUERY": {"product": {
+                "__ref": f"Product:{product['id']}"}}}
+            script = f"window.__APOLLO_STATE__={json.dumps(state, ensure_ascii=False)};"
+        script = script.replace("</", "<\\/")
+        pages.append((f"https://{APP_SHOP.domain}/p/{handle}", render(
+            APP_SHOP, title="", main=SHELL, head_title=f"{APP_SHOP.name} – {APP_SHOP.tagline}",
+            body_extra=f'<script>{script}</script><script src="/static/app.js" defer></script>',
+        )))
+    return pages

@@ -2,7 +2,8 @@
 
 A product or listing page rendered by a JavaScript framework often ships a neutral shell whose
 visible text is the same on every page, while what tells one page from another sits in
-``<script id="__NEXT_DATA__">``, JSON-LD or a ``<meta name="description">``. Fingerprints of such
+``<script id="__NEXT_DATA__">``, JSON-LD, a state assigned in a script
+(``window.__INITIAL_STATE__ = {...}``) or a ``<meta name="description">``. Fingerprints of such
 pages need that text.
 """
 
@@ -16,13 +17,25 @@ from lxml import etree
 #: At most this much of a page's data scripts is read (a store's whole catalogue can be inlined).
 MAX_CHARS = 100_000
 
+#: The globals a framework's server-rendered state is assigned to in an inline script
+#: (``window.__INITIAL_STATE__ = {...}``): Redux, Vuex, Nuxt 2, Apollo and others.
+STATE_GLOBALS = ("__INITIAL_STATE__", "__PRELOADED_STATE__", "__NUXT__", "__APOLLO_STATE__",
+                 "__INITIAL_DATA__", "__REDUX_STATE__", "__SERVER_DATA__")
+
 _DATA_SCRIPTS = etree.XPath(
     "//script[@type='application/ld+json' or @type='application/json' or @id='__NEXT_DATA__' "
-    "or @id='__NUXT_DATA__']/text()"
+    "or @id='__NUXT_DATA__' or (not(@src) and ("
+    + " or ".join(f"contains(., '{name}')" for name in STATE_GLOBALS)
+    + "))]/text()"
     " | //meta[@name='description' or @property='og:description' or @property='og:title']"
     "/@content"
 )
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+# an assignment of a state global, up to the value's first bracket
+_STATE_ASSIGNMENT = re.compile(
+    r"(?:window\.|self\.|globalThis\.|var\s+|let\s+|const\s+)?(?:"
+    + "|".join(STATE_GLOBALS) + r")\s*=\s*(?=[\[{(])"
+)
 
 
 def structured_text(root) -> str:
@@ -48,14 +61,27 @@ def structured_text(root) -> str:
 
 
 def _values(text: str) -> str:
-    """The values of a JSON text (keys and syntax left out), or the text itself."""
+    """The values of a JSON text (keys and syntax left out), or the text itself; of a script
+    assigning a state global, the values of what it assigns."""
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
-        return stripped
+        assigned = _STATE_ASSIGNMENT.search(stripped)
+        if assigned is None:  # a description, or a script that only reads a state global
+            return "" if any(name in stripped for name in STATE_GLOBALS) else stripped
+        try:  # the JSON object after "=" (a script may go on after it)
+            data = json.JSONDecoder().raw_decode(stripped, assigned.end())[0]
+        except ValueError:  # a function's call (Nuxt 2), JSON.parse("..."): its quoted strings
+            return " ".join(_JSON_STRING.findall(stripped, assigned.end()))
+        return _walked(data)
     try:
         data = json.loads(stripped)
     except ValueError:  # cut short or not JSON: its quoted strings
         return " ".join(_JSON_STRING.findall(stripped))
+    return _walked(data)
+
+
+def _walked(data: object) -> str:
+    """The strings and numbers of parsed JSON, in document order."""
     out: list[str] = []
     stack = [data]
     while stack:

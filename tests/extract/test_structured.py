@@ -1,0 +1,58 @@
+"""The text a page keeps outside its visible markup: data scripts, states and descriptions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scrapy_simhash.extract.parsing import parse_html
+from scrapy_simhash.extract.structured import MAX_CHARS, structured_text
+
+PRODUCT = {"name": "Oak dining table 160 cm", "price": 499, "sku": "FUR-7000", "stock": True}
+
+
+def _page(body: str, head: str = "") -> object:
+    return parse_html(f"<html><head>{head}</head><body><div id='app'>Loading</div>{body}"
+                      "</body></html>")
+
+
+def test_json_scripts_and_descriptions_give_their_values():
+    blob = json.dumps({"props": {"pageProps": {"product": PRODUCT}}})
+    text = structured_text(_page(
+        f"<script id='__NEXT_DATA__' type='application/json'>{blob}</script>",
+        "<meta name='description' content='A solid oak table.'>"))
+    assert text.split("\n") == ["A solid oak table.", "Oak dining table 160 cm 499 FUR-7000"]
+
+
+@pytest.mark.parametrize("script", [
+    f"window.__INITIAL_STATE__ = {json.dumps({'product': PRODUCT})}; window.ready = 1;",
+    f"window.__APOLLO_STATE__={json.dumps({'Product:7': PRODUCT})}",
+    f"var __PRELOADED_STATE__ = {json.dumps([PRODUCT])};",
+])
+def test_a_state_assigned_in_a_script_gives_its_values(script):
+    text = structured_text(_page(f"<script>{script}</script>"))
+    assert text == "Oak dining table 160 cm 499 FUR-7000"
+
+
+def test_a_state_built_by_a_function_gives_its_strings():
+    script = ('window.__NUXT__=(function(a,b){return {data:[{name:a,sku:b}]}}'
+              '("Oak dining table 160 cm","FUR-7000"));')
+    assert structured_text(_page(f"<script>{script}</script>")) == \
+        "Oak dining table 160 cm FUR-7000"
+
+
+def test_other_scripts_are_not_read():
+    text = structured_text(_page(
+        "<script>if (window.__NUXT__) { start('Oak'); }</script>"
+        "<script>var price = 499; render('Oak dining table');</script>"
+        "<script src='/app.js'>window.__INITIAL_STATE__ = {\"a\": \"Oak\"}</script>"))
+    assert text == ""
+
+
+def test_data_is_read_up_to_its_limit():
+    blob = json.dumps({"text": "word " * MAX_CHARS})
+    text = structured_text(_page(f"<script type='application/ld+json'>{blob}</script>"
+                                 f"<script>window.__INITIAL_STATE__ = {blob}</script>"))
+    assert len(text) <= MAX_CHARS
+    assert structured_text(None) == ""
