@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,12 +28,17 @@ def lost_in_order(signatures: Sequence[Any], duplicate: Callable[[Any, Any], boo
     return lost
 
 
+# a state a client-side app renders from, assigned in a script: window.__INITIAL_STATE__ = ...
+_STATE = re.compile(r"\s*window\.__\w+__\s*=")
+
+
 def _body(html: str | bytes):
     root = parse_html(html, None)
     if root is None:
         return None, []
     data = [script.text or "" for script in root.iter("script")
-            if (script.get("type") or "").lower() == "application/json"]
+            if (script.get("type") or "").lower() == "application/json"
+            or _STATE.match(script.text or "")]
     body = root.find("body")
     return (body if body is not None else root), data
 
@@ -62,6 +68,7 @@ def visible_text(html: str | bytes) -> str:
 
 def rendered_text(html: str | bytes) -> str:
     """What a reader sees: :func:`visible_text`, and the data a client-side app renders from
-    ``<script type="application/json">`` (a Next.js page's ``__NEXT_DATA__``)."""
+    ``<script type="application/json">`` (a Next.js page's ``__NEXT_DATA__``) or a state a
+    script assigns (``window.__INITIAL_STATE__ = ...``)."""
     body, data = _body(html)
     return "\n".join(["" if body is None else _visible(body), *data])
