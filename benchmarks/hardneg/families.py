@@ -42,6 +42,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "jobs": templated.jobs,
     "next_data": templated.next_data,
     "state_scripts": templated.state_scripts,
+    "unrendered_shells": templated.unrendered_shells,
     "scores": templated.scores,
     "product_variants": templated.product_variants,
     "reference": names.reference,

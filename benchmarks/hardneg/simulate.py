@@ -10,7 +10,8 @@ from lxml import etree
 
 from scrapy_simhash.extract.parsing import parse_html
 
-INVISIBLE = ("script", "style", "noscript", "template")
+# (what a <noscript> or <template> holds, a reader sees without scripts or through them)
+INVISIBLE = ("script", "style")
 
 
 def lost_in_order(signatures: Sequence[Any], duplicate: Callable[[Any, Any], bool]) -> list[int]:

@@ -781,3 +781,68 @@ def state_scripts() -> list[Page]:
             body_extra=f'<script>{script}</script><script src="/static/app.js" defer></script>',
         )))
     return pages
+
+
+DASHBOARD = Site(
+    name="Harbour Data",
+    domain="data.harbour.example",
+    tagline="Open figures for the harbour district",
+    nav=("Dashboards", "Reports", "Downloads", "About the data"),
+)
+
+DASHBOARD_NOTICE = (
+    "This page is updated every Monday from the council's open data feeds. Figures for the "
+    "latest week are provisional and may be revised when late returns arrive. Use the "
+    "download button to get the full table as CSV, or read our notes on methods and sources."
+)
+
+#: (subject, its figures by quarter)
+CHARTS = (
+    ("Ferry passengers", (41200, 38950, 52310, 47880)),
+    ("Cruise calls", (12, 19, 31, 8)),
+    ("Cargo tonnage", (182000, 176500, 190250, 171900)),
+    ("Marina berths let", (310, 355, 402, 298)),
+)
+NOSCRIPTED = (
+    "The north quay reopened to foot passengers after the resurfacing works, with the night "
+    "ferry moved to berth four until the pontoon is replaced.",
+    "Harbour dues rise by three percent from April for leisure craft over twelve metres, while "
+    "fishing vessels registered in the district keep the current rates.",
+    "The tide gauge at the old lighthouse has been recalibrated, so readings from before June "
+    "sit about four centimetres higher than the new series.",
+    "Dredging of the inner channel starts in September and will close the slipway on weekday "
+    "mornings for six weeks; the sailing club moves its dinghy school to the beach.",
+)
+TEMPLATED = (
+    ("Water quality, east beach", "Excellent in every sample this season; bathing advised."),
+    ("Water quality, west beach", "Good; one sample in July above the guide value."),
+    ("Water quality, inner harbour", "Sufficient; not a designated bathing water."),
+    ("Water quality, river mouth", "Poor after heavy rain; check the daily forecast first."),
+)
+
+
+def unrendered_shells() -> list[Page]:
+    """A dashboard's pages under one title and notice, each one's own content where a browser
+    shows it but an HTML reader may not look: a chart's labels and values in ``<svg>``, a
+    notice in ``<noscript>``, a reading in a ``<template>`` its script renders."""
+    shell = (f'<div id="app" class="dashboard"><h1>Dashboard</h1>'
+             f'<p class="notice">{esc(DASHBOARD_NOTICE)}</p>')
+    pages = []
+    for number, (subject, values) in enumerate(CHARTS, 1):
+        bars = "".join(f'<rect x="{i * 60}" y="{200 - value % 190}" width="40" height="'
+                       f'{value % 190}"/><text x="{i * 60}" y="215">Q{i + 1}: {value:,}</text>'
+                       for i, value in enumerate(values))
+        chart = (f'<svg viewBox="0 0 240 220" role="img"><title>{esc(subject)} by quarter'
+                 f'</title>{bars}</svg>')
+        pages.append((f"https://{DASHBOARD.domain}/charts/{number}",
+                      render(DASHBOARD, title="Dashboard", main=f"{shell}{chart}</div>")))
+    for number, text in enumerate(NOSCRIPTED, 1):
+        main = f'{shell}<div id="news-root"></div><noscript><p>{esc(text)}</p></noscript></div>'
+        pages.append((f"https://{DASHBOARD.domain}/notices/{number}",
+                      render(DASHBOARD, title="Dashboard", main=main)))
+    for number, (place, reading) in enumerate(TEMPLATED, 1):
+        main = (f'{shell}<div id="reading"></div><template id="reading-card"><article>'
+                f"<h2>{esc(place)}</h2><p>{esc(reading)}</p></article></template></div>")
+        pages.append((f"https://{DASHBOARD.domain}/readings/{number}",
+                      render(DASHBOARD, title="Dashboard", main=main)))
+    return pages

@@ -205,7 +205,8 @@ cdef class _Walker:
             known = self.tags[key] = (tag, self.kinds.get(tag, INLINE))
         tag, kind = known
         if kind == SKIP:
-            if tag == "head":
+            if tag == "head" or tag == "noscript" or tag == "template" or tag == "svg":
+                # (segment.READ_SKIPPED_TAGS)
                 self.read_skipped(elementFactory(self.root._doc, node), self.result)
             return False
         if not self.keep_hidden:

@@ -116,26 +116,40 @@ _NOT_READ = frozenset({"script", "style", "template", "noscript", "svg", "select
                        "button", "textarea"})
 
 
+#: Skipped subtrees whose text is the page's all the same, beside its visible text: what a page
+#: shows without scripts (``<noscript>``), what its scripts show (``<template>``), a chart's
+#: labels (``<svg>``). A shell that is the same on every page may hold its content there.
+READ_SKIPPED_TAGS = frozenset({"head", "noscript", "template", "svg"})
+#: At most this many elements of one such subtree are read (a chart of thousands of paths).
+SKIPPED_MAX_ELEMENTS = 5_000
+
+
 def _read_skipped(element, result: Segmented) -> None:
     """What the walk reads of a subtree it passes over: the page's ``<head>`` (its title), and
-    the text of a hidden panel (:data:`Segmented.hidden_text`)."""
-    if element.tag == "head":
+    the text of a hidden panel or of a ``<noscript>``, ``<template>`` or ``<svg>``
+    (:data:`Segmented.hidden_text`)."""
+    tag = element.tag
+    if tag == "head":
         _read_head(element, result)
         return
-    names = " ".join(filter(None, (element.get("class"), element.get("id")))).lower()
-    if element.get("role") not in _PANEL_ROLES and element.get("hidden") != "until-found" and (
-            _PANEL_RE.search(names) is None):
-        return
-    if _NOT_PANEL_RE.search(names) is not None:
-        return
+    if tag not in READ_SKIPPED_TAGS:
+        names = " ".join(filter(None, (element.get("class"), element.get("id")))).lower()
+        if element.get("role") not in _PANEL_ROLES and element.get("hidden") != "until-found" \
+                and _PANEL_RE.search(names) is None:
+            return
+        if _NOT_PANEL_RE.search(names) is not None:
+            return
     room = HIDDEN_TEXT_MAX_CHARS - sum(map(len, result.hidden_text))
     if room <= 0:
         return
     parts = []
-    for node in element.iter():
+    for count, node in enumerate(element.iter()):
+        if count == SKIPPED_MAX_ELEMENTS:
+            break
         if node is not element and node.tail:
             parts.append(node.tail)
-        if isinstance(node.tag, str) and node.tag not in _NOT_READ and node.text:
+        if isinstance(node.tag, str) and (node is element or node.tag not in _NOT_READ) \
+                and node.text:
             parts.append(node.text)
     text = " ".join(" ".join(parts).split())[:room]
     if text:
@@ -249,7 +263,7 @@ def walk_python(
                 tag = element.tag
                 kind = kinds.get(tag, _INLINE)
                 if kind == _SKIP:  # (entity references among them)
-                    if tag == "head":
+                    if tag in READ_SKIPPED_TAGS:
                         read_skipped(element, result)
                     walker.skip_subtree()
                     skipped = element

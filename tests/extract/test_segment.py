@@ -75,3 +75,18 @@ def test_entity_references_are_skipped():
         etree.XMLParser(resolve_entities=False),
     )
     assert segment(root).block_text == ["Powered by  now."]
+
+
+def test_noscript_template_and_svg_text_is_read_beside_the_blocks(monkeypatch):
+    """What a page shows without scripts, through them or in a chart is its text all the same
+    (an app's shell is the same on every page): read apart, never a block."""
+    page = ("<html><head><title>Dashboard</title><noscript><style>.x{}</style></noscript>"
+            "</head><body><p>Shell</p><noscript><p>Ferry moved to berth four</p>"
+            "<img src='/pixel.gif'></noscript><template><div>Reading <b>good</b></div>"
+            "<script>draw()</script></template><svg><title>Passengers</title><style>.a{}"
+            "</style><text>Q1: 41,200</text></svg><script>var x = 1;</script></body></html>")
+    expected = ["Ferry moved to berth four", "Reading good", "Passengers Q1: 41,200"]
+    compiled = segment(parse_html(page))
+    assert compiled.block_text == ["Shell"] and compiled.hidden_text == expected
+    monkeypatch.setattr("scrapy_simhash.extract.segment._compiled_walk", None)
+    assert segment(parse_html(page)).hidden_text == expected
