@@ -10,8 +10,9 @@ from lxml import etree
 
 from scrapy_simhash.extract.parsing import parse_html
 
-# (what a <noscript> or <template> holds, a reader sees without scripts or through them)
-INVISIBLE = ("script", "style")
+INVISIBLE = ("script", "style", "noscript", "template")
+# what a reader sees without scripts (<noscript>) or through them (<template>) too
+_UNRENDERED = ("script", "style")
 
 
 def lost_in_order(signatures: Sequence[Any], duplicate: Callable[[Any, Any], bool]) -> list[int]:
@@ -44,17 +45,17 @@ def _body(html: str | bytes):
     return (body if body is not None else root), data
 
 
-def _visible(body) -> str:
+def _visible(body, invisible: tuple[str, ...] = INVISIBLE) -> str:
     parts: list[str] = []
     hidden = 0  # depth inside invisible elements (comments count as invisible)
     for event, element in etree.iterwalk(body, events=("start", "end")):
-        invisible = not isinstance(element.tag, str) or element.tag in INVISIBLE
+        unseen = not isinstance(element.tag, str) or element.tag in invisible
         if event == "start":
-            hidden += invisible
+            hidden += unseen
             if not hidden and element.text:
                 parts.append(element.text)
         else:
-            hidden -= invisible
+            hidden -= unseen
             if not hidden and element.tail and element is not body:
                 parts.append(element.tail)
     return " ".join(" ".join(parts).split())
@@ -68,8 +69,9 @@ def visible_text(html: str | bytes) -> str:
 
 
 def rendered_text(html: str | bytes) -> str:
-    """What a reader sees: :func:`visible_text`, and the data a client-side app renders from
+    """What a reader sees: :func:`visible_text` with the text of ``<noscript>`` and
+    ``<template>``, and the data a client-side app renders from
     ``<script type="application/json">`` (a Next.js page's ``__NEXT_DATA__``) or a state a
     script assigns (``window.__INITIAL_STATE__ = ...``)."""
     body, data = _body(html)
-    return "\n".join(["" if body is None else _visible(body), *data])
+    return "\n".join(["" if body is None else _visible(body, _UNRENDERED), *data])
