@@ -6,7 +6,7 @@ centre's answers per country in a closed accordion, and a restaurant's menus in 
 
 from __future__ import annotations
 
-from .chrome import Site, esc, render
+from .chrome import Site, esc, render, slug
 
 Page = tuple[str, str]
 
@@ -237,7 +237,7 @@ def restaurant_menus() -> list[Page]:
     """A restaurant's menus, one a service, under one title and text: each menu's dishes and
     prices in blocks named ``menu-block``/``menu-item`` (a site builder's names), which no page
     shares with another."""
-    tabs = "".join(f'<li><a href="/cardapio?servico={esc(name.lower())}">{esc(name)}</a></li>'
+    tabs = "".join(f'<li><a href="/cardapio?servico={slug(name)}">{esc(name)}</a></li>'
                    for name, _ in SERVICES)
     pages = []
     for name, dishes in SERVICES:
@@ -250,6 +250,6 @@ def restaurant_menus() -> list[Page]:
                 f'<div class="about-block"><p>{esc(RESTAURANT_ABOUT)}</p></div>'
                 f'<div class="menu-block"><div class="menu-section">'
                 f'<div class="menu-section-header"><h2>{esc(name)}</h2></div>{items}</div></div>')
-        pages.append((f"https://{RESTAURANT.domain}/cardapio?servico={name.lower()}",
+        pages.append((f"https://{RESTAURANT.domain}/cardapio?servico={slug(name)}",
                       render(RESTAURANT, title="Cardápio", main=main)))
     return pages
