@@ -61,6 +61,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: A page too short to check did not decode when its first UNDECODED_SAMPLE characters hold
+#: UNDECODED_MIN or more U+FFFD, at least UNDECODED_SHARE of their non-ASCII characters.
+UNDECODED_MIN = 20
+UNDECODED_SHARE = 0.3
+UNDECODED_SAMPLE = 200_000
+
 #: Below RetryMiddleware (550): see the final, decompressed, post-redirect response.
 PRIORITY = 540
 META_SKIP = "dont_simhash"
@@ -334,6 +340,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         outcome_reason = self._skip_reason(request, response)
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
+            if outcome_reason in ("too_large", "binary"):
+                self._note_once(outcome_reason, response)
             return response
         if self.workers is not None or self.dedup.offloaded:
             return self._check_with_workers(request, response)
@@ -382,6 +390,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
                 self._hold(request, duplicate_of)
                 self._learn(response, duplicate_of, declared)
             raise NearDuplicatePage(response.url, duplicate_of, distance)
+        if outcome.reason == "too_short":
+            self._note_undecoded(response)
         if outcome.fingerprint is not None:
             # request.meta becomes response.meta once the response is tied to its request
             request.meta[META_FINGERPRINT] = self.dedup.detector.fingerprint_of(outcome.fingerprint)
@@ -432,6 +442,44 @@ class SimhashDownloaderMiddleware(DedupComponent):
         signature, note = page_signature(self.dedup.detector, response)
         self.dedup.count_note(note)
         return signature
+
+    def _note_once(self, reason: str, response: Response) -> None:
+        """Say once a crawl (at INFO) which page first passed unchecked for its body, and why:
+        a page the user may want checked (``SIMHASH_MAX_BODY_SIZE``), or not HTML at all."""
+        logged = self.dedup.session.logged_causes
+        if ("body", reason) in logged:
+            return
+        logged.add(("body", reason))
+        cause = (f"its body of {len(response.body):,} bytes is over SIMHASH_MAX_BODY_SIZE "
+                 f"({self.max_body_size:,})" if reason == "too_large"
+                 else "its body looks binary (an image or archive served as HTML)")
+        logger.info("Simhash: %s passed unchecked: %s; further such pages are counted in "
+                    "simhash/pages/skipped/%s", response.url, cause, reason,
+                    extra={"crawler": self.crawler})
+
+    def _note_undecoded(self, response: Response) -> None:
+        """Count a page too short to check because its text did not decode (a legacy charset
+        under a header that says UTF-8: its letters are U+FFFD, as the spider sees them too),
+        and say so once a crawl: its site's charset, not its text, is the cause."""
+        try:
+            text = response.text[:UNDECODED_SAMPLE]
+        except Exception:  # (a body Scrapy cannot decode at all: counted by the check)
+            return
+        unreadable = text.count("\ufffd")
+        if unreadable < UNDECODED_MIN or unreadable < UNDECODED_SHARE * sum(
+                not char.isascii() for char in text):
+            return
+        self.crawler.stats.inc_value("simhash/pages/undecoded")
+        logged = self.dedup.session.logged_causes
+        if ("body", "undecoded") in logged:
+            return
+        logged.add(("body", "undecoded"))
+        logger.warning(
+            "Simhash: %s passed unchecked as too short: its text did not decode as %s (%d "
+            "characters unreadable, U+FFFD); the site's Content-Type header or <meta> names the "
+            "wrong charset. Further such pages are counted in simhash/pages/undecoded",
+            response.url, getattr(response, "encoding", None), unreadable,
+            extra={"crawler": self.crawler})
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if request.meta.get(META_SKIP):

@@ -128,6 +128,37 @@ def test_huge_and_binary_bodies_never_raise(build):
     assert stats.get_value("simhash/pages/skipped/too_large") == 1
 
 
+def test_the_first_page_passed_unchecked_for_its_body_is_named_once(build, caplog):
+    middleware, _ = build(SIMHASH_MAX_BODY_SIZE=1000)
+    caplog.set_level("INFO", logger="scrapy_simhash")
+    for number in range(2):
+        process(middleware, page(f"http://a.test/huge{number}", ARTICLE * 10))
+    notes = [r.getMessage() for r in caplog.records if "passed unchecked" in r.getMessage()]
+    assert len(notes) == 1 and notes[0].startswith("Simhash: http://a.test/huge0 passed")
+    assert "over SIMHASH_MAX_BODY_SIZE (1,000)" in notes[0]
+
+
+def test_a_page_whose_charset_is_wrong_is_counted_and_named_once(build, caplog):
+    """Russian in windows-1251 under a header that says UTF-8: every letter is U+FFFD, to
+    the spider as to the check, so the page is too short; the cause is named, once."""
+    middleware, stats = build()
+    caplog.set_level("WARNING", logger="scrapy_simhash")
+    body = ("<html><body><p>" + "Городской совет проголосовал за ремонт. " * 8
+            + "</p></body></html>").encode("cp1251")
+    for number in range(2):
+        url = f"http://a.test/ru{number}"
+        response = HtmlResponse(url, body=body, request=Request(url),
+                                headers={"Content-Type": "text/html; charset=utf-8"})
+        assert process(middleware, response) is response
+    assert stats.get_value("simhash/pages/skipped/too_short") == 2
+    assert stats.get_value("simhash/pages/undecoded") == 2
+    notes = [r.getMessage() for r in caplog.records if "did not decode" in r.getMessage()]
+    assert len(notes) == 1 and "http://a.test/ru0" in notes[0] and "utf-8" in notes[0]
+    # a page too short to check because it is short is no such page
+    process(middleware, page("http://a.test/short", "Слишком коротко."))
+    assert stats.get_value("simhash/pages/undecoded") == 2
+
+
 def test_utf16_pages_without_a_byte_order_mark_are_checked_not_binary(build):
     """Half NUL bytes, but the server's charset says UTF-16: text, fingerprinted as such."""
     middleware, stats = build()
