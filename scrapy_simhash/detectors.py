@@ -147,6 +147,7 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
+        from scrapy_simhash.extract.structured import embedded_urls
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -177,9 +178,10 @@ class Detector(ABC):
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
         title = ev.title_hashes(extraction.headed_title)
+        embeds = ev.embed_codes(embedded_urls(root))  # (frames, players, viewers)
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title, links=links))
+                                                  title, links=links, embeds=embeds))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         # its own figures: a link's are another page's (a list of the development's other homes
@@ -195,7 +197,7 @@ class Detector(ABC):
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             links, comments))
+                                             links, comments, embeds))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

@@ -114,6 +114,8 @@ TITLE_SKETCH_SIZE = 32
 LONG_REST_SKETCH_SIZE = 32
 #: The elements of a long page's layout kept (:mod:`scrapy_simhash.extract.page_layout`).
 LAYOUT_SKETCH_SIZE = 16
+#: The most documents a short or weak page embeds that its evidence keeps (frames, players).
+EMBEDS_SKETCH_SIZE = 8
 #: The k of a page's own comments' sketch (32 estimated two pages of comments sharing half
 #: their 3-grams at 81%).
 COMMENTS_SKETCH_SIZE = 64
@@ -153,6 +155,8 @@ _LINKS = 128
 # The version byte's high bits: parts added once the flags were all taken (evidence without
 # them reads as before; a reader that knows none of them refuses it as another version).
 _COMMENTS = 16
+_EMBEDS = 32
+_EXTENSIONS = _COMMENTS | _EMBEDS
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -581,6 +585,18 @@ def _link_code(href: str) -> int | None:
     return zlib.crc32(target.encode("utf-8", "surrogatepass")) if target else None
 
 
+def embed_codes(urls: list[str]) -> np.ndarray | None:
+    """The sketch (:data:`EMBEDS_SKETCH_SIZE`) of the documents a page embeds (see
+    :func:`~scrapy_simhash.extract.structured.embedded_urls`): their CRC-32s as
+    :func:`link_bits` compares links, an absolute URL's without its query (an ad server's
+    frame asks for another ad at each request); None when it embeds none."""
+    codes = {_link_code(url.split("?", 1)[0] if "//" in url[:12] else url) for url in urls}
+    codes.discard(None)
+    if not codes:
+        return None
+    return np.array(sorted(codes)[:EMBEDS_SKETCH_SIZE], dtype=_U32)
+
+
 def sketch(hashes: np.ndarray, k: int = SKETCH_SIZE) -> np.ndarray:
     """The bottom-k sketch of sorted distinct hashes: the ``k`` smallest distinct top-32-bit
     values, sorted."""
@@ -628,6 +644,8 @@ class Evidence:
     # known)
     comments: np.ndarray | None = None
     comments_size: int = 0
+    # a short or weak page's embedded documents (:func:`embed_codes`; None: none, or not known)
+    embeds: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -664,7 +682,9 @@ class Evidence:
                  | (_NAMED if named else 0) | (_LONG_REST if long_rest else 0)
                  | (_MARKS if marks else 0) | (_LINKS if links else 0))
         comments = self.comments is not None and not self.weak
-        header = _HEADER.pack(EVIDENCE_VERSION | (_COMMENTS if comments else 0), flags,
+        embeds = self.embeds is not None and (self.short or self.weak)
+        extended = (_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
+        header = _HEADER.pack(EVIDENCE_VERSION | extended, flags,
                               min(self.words, 0xFFFF), self.size, self.rest_size,
                               self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -686,6 +706,8 @@ class Evidence:
             parts.append(self.links.astype("<u4").tobytes())
         if comments:  # (last: evidence stored without them reads as before)
             parts += [_COUNT.pack(self.comments_size), self.comments.astype("<u4").tobytes()]
+        if embeds:  # (last: evidence stored without them reads as before)
+            parts += [_COUNT.pack(len(self.embeds)), self.embeds.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -745,7 +767,14 @@ class Evidence:
             comments, comments_size, end = _sized_sketch(data, end, COMMENTS_SKETCH_SIZE)
             if comments is None:
                 return None
-        if version != EVIDENCE_VERSION or extended & ~_COMMENTS or len(data) != end:
+        embeds = None
+        if extended & _EMBEDS:
+            if not flags & (_SHORT | _WEAK):
+                return None
+            embeds, end = _counted_sketch(data, end, EMBEDS_SKETCH_SIZE)
+            if embeds is None:
+                return None
+        if version != EVIDENCE_VERSION or extended & ~_EXTENSIONS or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
                                offset=_HEADER.size).astype(_U32)
@@ -756,10 +785,11 @@ class Evidence:
                        named=named,
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size, links=links, comments=comments,
-                       comments_size=comments_size)
+                       comments_size=comments_size, embeds=embeds)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
-                   marks=marks, links=links, comments=comments, comments_size=comments_size)
+                   marks=marks, links=links, comments=comments, comments_size=comments_size,
+                   embeds=embeds)
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
@@ -797,14 +827,15 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
 
 def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
               title: np.ndarray | None = None, named: int | None = None,
-              links: np.ndarray | None = None, figures: np.ndarray | None = None) -> Evidence:
+              links: np.ndarray | None = None, figures: np.ndarray | None = None,
+              embeds: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
     page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
     ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a short item's
-    figure sketch (:func:`item_figures`)."""
+    figure sketch (:func:`item_figures`); ``embeds``: a weak page's (:func:`embed_codes`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
                     named=None if weak else named, links=links if weak else None,
-                    figures=figures if weak else None)
+                    figures=figures if weak else None, embeds=embeds if weak else None)
 
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
@@ -827,14 +858,14 @@ def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              figures: np.ndarray | None = None, title: np.ndarray | None = None,
              marks: np.ndarray | None = None, links: np.ndarray | None = None,
-             comments: np.ndarray | None = None) -> Evidence:
+             comments: np.ndarray | None = None, embeds: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
     figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
-    main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`) and its own
-    comments (hashed)."""
+    main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`), its own
+    comments (hashed) and the documents it embeds (:func:`embed_codes`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
-                    marks=marks, links=links, **_comments_of(comments))
+                    marks=marks, links=links, embeds=embeds, **_comments_of(comments))
 
 
 def _comments_of(comments: np.ndarray | None) -> dict:
@@ -881,8 +912,9 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
     if a.weak or b.weak:
-        if titles_part(a, b, same_site) or entries_part(a, b, same_site):
-            return False  # another name, or another entry, on one site: another page
+        if (titles_part(a, b, same_site) or entries_part(a, b, same_site)
+                or embeds_part(a, b, same_site)):
+            return False  # another name, entry or embedded document on one site: another page
         if a.figures is not None and b.figures is not None and other_figures(a, b):
             return False  # two short items with another price, SKU or date each
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
@@ -909,6 +941,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         return False  # another heading, or other figures in one template, in the text itself
     if entries_part(a, b, same_site):
         return False  # a listing with another entry: it links where the other does not
+    if embeds_part(a, b, same_site):
+        return False  # one shell around other frames, players or viewers
     if (same_site is True and comments_part(a, b) and not _two_chromes(a, b)
             and not _foreign(a, b, same_site)):
         return False  # another page of an article's comments
@@ -1030,6 +1064,13 @@ def comments_part(a: Evidence, b: Evidence) -> bool:
         return False
     j = jaccard(a.comments, a.comments_size, b.comments, b.comments_size)
     return containment(j, a.comments_size, b.comments_size) < MAX_COMMENTS_CONTAINMENT
+
+
+def embeds_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two short or weak pages of one site each embed a document the other does not:
+    one shell around two articles in frames, two reports' PDFs, two videos. A copy embeds
+    the same, or nothing (a print version)."""
+    return same_site is True and _each_lacks(a.embeds, b.embeds, EMBEDS_SKETCH_SIZE)
 
 
 def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

@@ -555,3 +555,18 @@ def test_short_items_with_other_figures_or_fields_are_two_records():
     edited = detector.sign_text("\n".join(["Warehouse Operative", "Leeds, UK",
                                            "£12.10 per hour", body.replace("tidy", "clean")]))
     assert detector.is_duplicate(leeds, edited, same_site=True)
+
+
+def test_one_shell_around_other_embedded_documents_is_two_pages():
+    """A site's viewer page, the same title and notice on every one, around another article
+    in a frame (dropped, the crawl would never fetch the article)."""
+    def viewer(number: int) -> str:
+        return ("<html><head><title>Reader</title></head><body><header><a href='/'>Harbour "
+                "Times</a></header><main><p>Reader mode is on. The article below is shown in "
+                "a frame; use the buttons to change the text size, switch to night colours "
+                "or print it, and the arrows to go to the next article in this section."
+                f"</p><iframe src='/content/{number}'></iframe></main></body></html>")
+    assert not is_near_duplicate(viewer(3), viewer(4), url_a="https://a.example/read/3",
+                                 url_b="https://a.example/read/4")
+    assert is_near_duplicate(viewer(3), viewer(3), url_a="https://a.example/read/3",
+                             url_b="https://a.example/read/3?utm_source=x")

@@ -763,6 +763,7 @@ def test_the_largest_evidence_fits_what_an_index_stores():
         marks=np.full(2 * ev.MARK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
         links=np.full(2 * ev.LINK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
         comments=full(ev.COMMENTS_SKETCH_SIZE), comments_size=500,
+        embeds=full(ev.EMBEDS_SKETCH_SIZE),
     )
     data = largest.to_bytes()
     assert len(data) > 1024  # (the bound before: a listing's links made it too small)
@@ -817,5 +818,40 @@ def test_pages_of_one_articles_comments_are_two_pages():
     older = dataclasses.replace(third, comments=None, comments_size=0)
     assert ev.Evidence.from_bytes(older.to_bytes()).comments is None
     data = bytearray(third.to_bytes())
-    data[0] |= 0x20
+    data[0] |= 0x40
     assert ev.Evidence.from_bytes(bytes(data)) is None
+
+
+def test_pages_that_embed_other_documents_are_two_pages():
+    # one shell of a site around another article in a frame, another report's PDF
+    shell = ("Reader mode is on. The article below is shown in a frame; use the buttons to "
+             "change the text size or print it.")
+    weak = ev.of_hashes(*ev.shingle_hashes(shell), True, ev.title_hashes("Reader"),
+                        embeds=ev.embed_codes(["/content/3"]))
+    other = dataclasses.replace(weak, embeds=ev.embed_codes(["/content/4?lang=en"]))
+    assert ev.embeds_part(weak, other, same_site=True)
+    assert not ev.confirms(weak, other, same_site=True)
+    assert ev.confirms(weak, other, same_site=None)  # (two sites, or not known: not compared)
+    # a copy embeds the same (an ad server's frame asks for another ad: its query aside), or
+    # nothing (a print version)
+    ads = [f"https://ads.example/frame?slot=top&correlator={n}" for n in (1, 2)]
+    assert ev.embed_codes([ads[0], "/content/3"]).tolist() == \
+        ev.embed_codes([ads[1], "/content/3"]).tolist()
+    assert ev.confirms(weak, dataclasses.replace(weak, embeds=ev.embed_codes(
+        ["/content/3", ads[1]])), same_site=True)
+    assert ev.confirms(weak, dataclasses.replace(weak, embeds=None), same_site=True)
+    assert ev.embed_codes([]) is None
+    # short pages alike
+    one = dataclasses.replace(titled(KETTLE.format(price=30, sku=1), "Kettle"),
+                              embeds=ev.embed_codes(["https://video.example/embed/a1"]))
+    two = dataclasses.replace(one, embeds=ev.embed_codes(["https://video.example/embed/b2"]))
+    assert ev.confirms(one, one, same_site=True) and not ev.confirms(one, two, same_site=True)
+    for evidence in (other, two):
+        back = ev.Evidence.from_bytes(evidence.to_bytes())
+        assert back == evidence and back.embeds is not None
+    # evidence stored without them reads as before; a long page stores none
+    older = dataclasses.replace(two, embeds=None)
+    assert ev.Evidence.from_bytes(older.to_bytes()).embeds is None
+    long = long_page(PYTHON_A, "Sourdough starter | Crumbs")
+    assert ev.Evidence.from_bytes(dataclasses.replace(
+        long, embeds=ev.embed_codes(["/x"])).to_bytes()).embeds is None

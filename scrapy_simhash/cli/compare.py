@@ -106,6 +106,9 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return ("two listings on one site in one template, and one links an entry the other "
                 "does not even nearly link (a new thread, product or article: dropped, the "
                 "page would take it with it)")
+    if ev.embeds_part(a, b, same_site) and (a.weak or b.weak or (a.short and b.short)):
+        return ("two pages with little text of their own on one site, and each embeds a "
+                "document the other does not (another frame, viewer or player)")
     if same_site is True and ev.comments_part(a, b) and (
             (not (a.short or b.short) and ev._one_template(a, b))
             or (a.short and b.short and not ev._two_chromes(a, b)

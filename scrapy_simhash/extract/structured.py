@@ -1,4 +1,5 @@
-"""The text a page keeps outside its visible markup: data scripts and meta descriptions.
+"""The text a page keeps outside its visible markup: data scripts and meta descriptions, and
+the documents it embeds.
 
 A product or listing page rendered by a JavaScript framework often ships a neutral shell whose
 visible text is the same on every page, while what tells one page from another sits in
@@ -93,3 +94,31 @@ def _walked(data: object) -> str:
         elif isinstance(item, str | int | float) and not isinstance(item, bool):
             out.append(str(item))
     return " ".join(out)
+
+
+#: Where a page embeds another document: a frame, a player, a viewer.
+_EMBEDDED = etree.XPath(
+    "//iframe/@src | //frame/@src | //embed/@src | //object/@data | //video/@src"
+    " | //video/source/@src | //audio/@src | //audio/source/@src"
+)
+#: At most this many of a page's embedded URLs are read.
+MAX_EMBEDS = 32
+
+
+def embedded_urls(root) -> list[str]:
+    """The URLs (as written) of the documents a page embeds: frames, players, viewers (an
+    article in an ``<iframe>``, a report's PDF in an ``<object>``, a video); never raises."""
+    if root is None:
+        return []
+    try:
+        found = _EMBEDDED(root)
+    except Exception:  # defensive: an odd tree must not stop a crawl
+        return []
+    urls = []
+    for value in found:
+        url = str(value).strip()
+        if url and not url.startswith(("about:", "javascript:", "data:", "blob:")):
+            urls.append(url)
+            if len(urls) == MAX_EMBEDS:
+                break
+    return urls

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from scrapy_simhash.extract.parsing import parse_html
-from scrapy_simhash.extract.structured import MAX_CHARS, structured_text
+from scrapy_simhash.extract.structured import MAX_CHARS, embedded_urls, structured_text
 
 PRODUCT = {"name": "Oak dining table 160 cm", "price": 499, "sku": "FUR-7000", "stock": True}
 
@@ -56,3 +56,12 @@ def test_data_is_read_up_to_its_limit():
                                  f"<script>window.__INITIAL_STATE__ = {blob}</script>"))
     assert len(text) <= MAX_CHARS
     assert structured_text(None) == ""
+
+
+def test_embedded_documents_are_listed_as_written():
+    root = _page("<iframe src=' /content/3 '></iframe><iframe src='about:blank'></iframe>"
+                 "<object data='/reports/2024.pdf'><a href='/reports/2024.pdf'>PDF</a></object>"
+                 "<video><source src='/v/a1.mp4'></video><embed src='javascript:void(0)'>"
+                 "<iframe></iframe>")
+    assert embedded_urls(root) == ["/content/3", "/reports/2024.pdf", "/v/a1.mp4"]
+    assert embedded_urls(None) == []
