@@ -297,6 +297,26 @@ def _is_legal(text: str) -> bool:
     return False
 
 
+#: Blocks that say an advertisement sits there, and nothing else ("Advertisement" between a
+#: news article's paragraphs): furniture wherever they are, in the languages of the pages read.
+AD_LABELS = frozenset({
+    "advertisement", "advertisements", "advertisement - continue reading below",
+    "advertisement continue reading below", "story continues below advertisement",
+    "anzeige", "werbung", "publicité", "publicidad", "pubblicità", "reklama", "реклама",
+    "advertentie", "mainos", "reklam", "广告", "廣告", "広告", "광고",
+})
+AD_LABEL_MAX_CHARS = max(map(len, AD_LABELS))
+AD_LABEL_UNITS = 8  # (cheap: most blocks are longer)
+AD_LABELS_DROPPED = True
+
+
+def _is_ad_label(text: str) -> bool:
+    """A block that is only an advertisement's label (see AD_LABELS)."""
+    stripped = text.strip()
+    return len(stripped) <= AD_LABEL_MAX_CHARS and " ".join(
+        stripped.casefold().split()) in AD_LABELS
+
+
 def _is_call_to_action(text: str) -> bool:
     """A line that asks the reader to sign up or subscribe (see _CALL_TO_ACTION_RE)."""
     markers = _CALL_TO_ACTION_MARKERS if text.isascii() else _CALL_TO_ACTION_MARKERS_WIDE
@@ -360,6 +380,10 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
     ):
         if captions is not None and owner >= 0 and captions[owner]:
             append(0.0)  # neither the article's nor against it (see article_from_segments)
+            continue
+        if AD_LABELS_DROPPED and units <= AD_LABEL_UNITS and _is_ad_label(text):
+            append(-1.0)  # "Advertisement" between two paragraphs of the article
+            drop(index)
             continue
         if (
             CALLS_TO_ACTION_DROPPED

@@ -75,6 +75,16 @@ def test_bylines_and_datelines_inside_the_article_are_left_out():
     assert PARAGRAPHS[0] in text
 
 
+def test_advertisement_labels_inside_the_article_are_left_out():
+    labels = ("<p>Advertisement</p><div class='ad'><span>ADVERTISEMENT</span></div>"
+              "<p>Anzeige</p><p> 广告 </p><p>Advertisement - Continue Reading Below</p>")
+    text = extract_main_text(_page(inside=labels))
+    assert all(word not in text for word in ("Advertisement", "ADVERTISEMENT", "Anzeige", "广告"))
+    # a sentence about advertisements is no label
+    sentence = "<p>Advertisement revenue fell by a third this year, the publisher said.</p>"
+    assert "Advertisement revenue" in extract_main_text(_page(inside=sentence))
+
+
 def test_a_dated_chinese_sentence_is_not_a_byline():
     sentence = "2017年2月17日，法院一审判处被告有期徒刑五年。"
     page = segment(parse_html(f"<html><body><p>{sentence}</p><p>来源：新华社</p></body></html>"))
