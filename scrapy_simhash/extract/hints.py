@@ -26,7 +26,8 @@ _POSITIVE_RE = re.compile(
 # Chrome whatever its size: a huge comment thread is still comments.
 _CHROME_RE = re.compile(
     r"comment|\breply|replies|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
-    r"subscribe|newsletter|popup|modal|cookie|copyright|outbrain|taboola|"
+    r"subscribe|newsletter|popup|modal|cookie|consent|onetrust|didomi|usercentrics|gdpr|"
+    r"copyright|outbrain|taboola|"
     r"caption|credit|byline|dateline|timestamp|\bbio\b|"
     r"tuijian|xiangguan|pinglun|popular|trending|\bmost\b|mostread|\bviewed\b"
 )

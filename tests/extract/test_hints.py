@@ -53,3 +53,7 @@ def test_examples():
     assert attribute_hint("prev-link") == WEAK_CHROME
     assert attribute_hint("post-preview") == POSITIVE
     assert attribute_hint("annexe") == NEUTRAL
+    # a consent manager's banner, whatever it is named after ("We and our 842 partners ...")
+    for name in ("onetrust-consent-sdk", "didomi-host", "usercentrics-root", "gdpr-banner",
+                 "cookie-consent"):
+        assert attribute_hint(name) == CHROME
