@@ -29,6 +29,8 @@ _CHROME_RE = re.compile(
     r"subscribe|newsletter|popup|modal|cookie|consent|onetrust|didomi|usercentrics|gdpr|"
     r"copyright|outbrain|taboola|"
     r"caption|credit|byline|dateline|timestamp|\bbio\b|"
+    # a forum post's author card and signature (vBulletin, XenForo, phpBB)
+    r"userinfo|userextras|usertitle|postprofile|signaturecontainer|"
     r"tuijian|xiangguan|pinglun|popular|trending|\bmost\b|mostread|\bviewed\b"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").

@@ -57,3 +57,8 @@ def test_examples():
     for name in ("onetrust-consent-sdk", "didomi-host", "usercentrics-root", "gdpr-banner",
                  "cookie-consent"):
         assert attribute_hint(name) == CHROME
+    # a forum post's author card and signature (vBulletin, XenForo, phpBB)
+    for name in ("userinfo", "userTitle message-userTitle", "message-userExtras",
+                 "signaturecontainer"):
+        assert attribute_hint(name) == CHROME
+    assert attribute_hint("postprofile") == WEAK_CHROME  # (a "post" word too)
