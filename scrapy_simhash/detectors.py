@@ -164,13 +164,17 @@ class Detector(ABC):
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
             # whose words may name its title's too, and its layout (its template's elements)
-            rest, _, rest_words, rest_figures = ev.text_hashes("\n".join(extraction.rest_lines()))
+            rest_text = "\n".join(extraction.rest_lines())
+            rest, _, rest_words, rest_figures = ev.text_hashes(rest_text)
             named_by = np.concatenate((text_words, rest_words))
             title, named = ev.named_title(extraction.declared_title, named_by)
+            # what its URL selects that its text names ("?strength=100mg" over "100 mg")
+            selections = (ev.named_selections(url, f"{extraction.text}\n{rest_text}")
+                          if ev.url_words(url) else None)
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
-                                                links, comments))
+                                                links, comments, selections))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -179,14 +183,17 @@ class Detector(ABC):
         data_hashes = ev.shingle_hashes(data)[0]
         title = ev.title_hashes(extraction.headed_title)
         embeds = ev.embed_codes(embedded_urls(root))  # (frames, players, viewers)
+        # its own text: a link's is another page's (a list of the development's other homes and
+        # their prices, which every page of the development shows but for its own)
+        own_text = extraction.content_text(unlinked=True)
+        # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
+        selections = ev.named_selections(url, own_text) if ev.url_words(url) else None
         if weak:
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title, links=links, embeds=embeds))
+                                                  title, links=links, embeds=embeds,
+                                                  selections=selections))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
-        # its own figures: a link's are another page's (a list of the development's other homes
-        # and their prices, which every page of the development shows but for its own)
-        own_text = extraction.content_text(unlinked=True)
         if len(own_text) < len(content_text):
             content_figures = ev.figure_words(own_text)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
@@ -197,7 +204,7 @@ class Detector(ABC):
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             links, comments, embeds))
+                                             links, comments, embeds, selections))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

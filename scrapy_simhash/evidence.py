@@ -116,6 +116,8 @@ LONG_REST_SKETCH_SIZE = 32
 LAYOUT_SKETCH_SIZE = 16
 #: The most documents a short or weak page embeds that its evidence keeps (frames, players).
 EMBEDS_SKETCH_SIZE = 8
+#: The most words of a page's URL named by its own text that its evidence keeps.
+SELECTIONS_SKETCH_SIZE = 8
 #: The k of a page's own comments' sketch (32 estimated two pages of comments sharing half
 #: their 3-grams at 81%).
 COMMENTS_SKETCH_SIZE = 64
@@ -156,7 +158,8 @@ _LINKS = 128
 # them reads as before; a reader that knows none of them refuses it as another version).
 _COMMENTS = 16
 _EMBEDS = 32
-_EXTENSIONS = _COMMENTS | _EMBEDS
+_SELECTIONS = 64
+_EXTENSIONS = _COMMENTS | _EMBEDS | _SELECTIONS
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -343,6 +346,14 @@ _TITLE_COMPOUND = re.compile(f"{_TITLE_RUN}(?:[./_-]{_TITLE_RUN})+")
 
 _APOSTROPHES = str.maketrans("", "", "'\u2019")
 _ACCENT = re.compile("[\u0300-\u036f]")
+
+
+def _unaccented(text: str) -> str:
+    """``text`` without the accents of Latin, Greek and Cyrillic letters (as :func:`_plain_title`
+    reads a title), unchanged when it is ASCII."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", _ACCENT.sub("", unicodedata.normalize("NFKD", text)))
 
 
 def _plain_title(title: str) -> str:
@@ -646,6 +657,9 @@ class Evidence:
     comments_size: int = 0
     # a short or weak page's embedded documents (:func:`embed_codes`; None: none, or not known)
     embeds: np.ndarray | None = None
+    # the words of its URL that its own text names (:func:`named_selections`; None: none, or not
+    # known)
+    selections: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -683,7 +697,9 @@ class Evidence:
                  | (_MARKS if marks else 0) | (_LINKS if links else 0))
         comments = self.comments is not None and not self.weak
         embeds = self.embeds is not None and (self.short or self.weak)
-        extended = (_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
+        selections = self.selections is not None
+        extended = ((_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
+                    | (_SELECTIONS if selections else 0))
         header = _HEADER.pack(EVIDENCE_VERSION | extended, flags,
                               min(self.words, 0xFFFF), self.size, self.rest_size,
                               self.chrome_size)
@@ -708,6 +724,9 @@ class Evidence:
             parts += [_COUNT.pack(self.comments_size), self.comments.astype("<u4").tobytes()]
         if embeds:  # (last: evidence stored without them reads as before)
             parts += [_COUNT.pack(len(self.embeds)), self.embeds.astype("<u4").tobytes()]
+        if selections:  # (last: evidence stored without them reads as before)
+            parts += [_COUNT.pack(len(self.selections)),
+                      self.selections.astype("<u4").tobytes()]
         return b"".join(parts)
 
     @classmethod
@@ -774,6 +793,11 @@ class Evidence:
             embeds, end = _counted_sketch(data, end, EMBEDS_SKETCH_SIZE)
             if embeds is None:
                 return None
+        selections = None
+        if extended & _SELECTIONS:
+            selections, end = _counted_sketch(data, end, SELECTIONS_SKETCH_SIZE)
+            if selections is None:
+                return None
         if version != EVIDENCE_VERSION or extended & ~_EXTENSIONS or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
@@ -785,11 +809,11 @@ class Evidence:
                        named=named,
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size, links=links, comments=comments,
-                       comments_size=comments_size, embeds=embeds)
+                       comments_size=comments_size, embeds=embeds, selections=selections)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
                    marks=marks, links=links, comments=comments, comments_size=comments_size,
-                   embeds=embeds)
+                   embeds=embeds, selections=selections)
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
@@ -828,44 +852,53 @@ def of_text(text: str, *, words: int | None = None, weak: bool = False) -> Evide
 def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
               title: np.ndarray | None = None, named: int | None = None,
               links: np.ndarray | None = None, figures: np.ndarray | None = None,
-              embeds: np.ndarray | None = None) -> Evidence:
+              embeds: np.ndarray | None = None,
+              selections: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
     page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
     ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a short item's
-    figure sketch (:func:`item_figures`); ``embeds``: a weak page's (:func:`embed_codes`)."""
+    figure sketch (:func:`item_figures`); ``embeds`` and ``selections``: a weak page's
+    (:func:`embed_codes`, :func:`named_selections`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
                     named=None if weak else named, links=links if weak else None,
-                    figures=figures if weak else None, embeds=embeds if weak else None)
+                    figures=figures if weak else None, embeds=embeds if weak else None,
+                    selections=selections if weak else None)
 
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
             named: int | None = None, rest: np.ndarray | None = None,
             layout: np.ndarray | None = None, figures: np.ndarray | None = None,
-            links: np.ndarray | None = None, comments: np.ndarray | None = None) -> Evidence:
+            links: np.ndarray | None = None, comments: np.ndarray | None = None,
+            selections: np.ndarray | None = None) -> Evidence:
     """The evidence of a long main text (hashed), its page's title and the words of it that the
     page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
     (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`), its
-    entries' links (:func:`link_bits`) and its own comments (hashed)."""
+    entries' links (:func:`link_bits`), its own comments (hashed) and the words of its URL its
+    text names (:func:`named_selections`)."""
     if rest is None or layout is None:
-        return Evidence(sketch(main), len(main), words, title=title, named=named)
+        return Evidence(sketch(main), len(main), words, title=title, named=named,
+                        selections=selections)
     return Evidence(sketch(main), len(main), words, title=title, named=named,
                     figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
                     long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
                     layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links,
-                    **_comments_of(comments))
+                    selections=selections, **_comments_of(comments))
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              figures: np.ndarray | None = None, title: np.ndarray | None = None,
              marks: np.ndarray | None = None, links: np.ndarray | None = None,
-             comments: np.ndarray | None = None, embeds: np.ndarray | None = None) -> Evidence:
+             comments: np.ndarray | None = None, embeds: np.ndarray | None = None,
+             selections: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
     figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
     main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`), its own
-    comments (hashed) and the documents it embeds (:func:`embed_codes`)."""
+    comments (hashed), the documents it embeds (:func:`embed_codes`) and the words of its URL
+    its text names (:func:`named_selections`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
-                    marks=marks, links=links, embeds=embeds, **_comments_of(comments))
+                    marks=marks, links=links, embeds=embeds, selections=selections,
+                    **_comments_of(comments))
 
 
 def _comments_of(comments: np.ndarray | None) -> dict:
@@ -1253,7 +1286,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
               b: Evidence | None = None, *, pages: bool = True) -> str | None:
     """Why the URLs of two pages make them two whatever their texts, or None: each names a
     version the other lacks (``"versions"``, :func:`other_versions`), or a day the other lacks
-    (``"dates"``, :func:`other_dates`), or (``pages``: not two
+    (``"dates"``, :func:`other_dates`), or a word the other lacks that its own page's text
+    names (``"selections"``, :func:`other_selections`), or (``pages``: not two
     items, whose spider has read their pages) one of them is a weak page (an interstitial, an
     error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
     :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
@@ -1263,6 +1297,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
         return "versions"
     if other_dates(url_a, url_b):
         return "dates"
+    if other_selections(url_a, url_b, a, b):
+        return "selections"
     weak = (a is not None and a.weak) or (b is not None and b.weak)
     if pages and weak and unrelated_paths(url_a, url_b):
         return "unrelated"
@@ -1357,3 +1393,78 @@ def other_versions(url_a: str | None, url_b: str | None) -> bool:
         return False
     a, b = url_versions(url_a), url_versions(url_b)
     return bool(a - b) and bool(b - a)
+
+
+#: A word of a URL: a run of letters, or of digits ("10mg": "10" and "mg", as a text writes
+#: "10 mg").
+_URL_WORD = re.compile(r"\d+|[^\W\d_]+")
+
+
+#: Query parameters whose values choose how a page is shown, or where its reader came from,
+#: not what it shows (a page's copies differ by them: ``?view=full``, ``?format=print``).
+_PRESENTATION_KEYS = frozenset({
+    "view", "print", "format", "output", "mode", "layout", "display", "theme", "style", "amp",
+    "sort", "order", "orderby", "dir", "lang", "locale", "hl", "source", "src", "from", "via",
+    "share", "fbclid", "gclid", "msclkid", "cmp", "cid", "campaign", "tracking", "_", "t", "ts",
+    "v", "ver", "version", "cache", "nocache", "rand", "random",
+})
+
+
+def url_words(url: str | None) -> frozenset[str]:
+    """The words of ``url``'s query values (not a campaign's, a visit's nor a presentation's:
+    :data:`_PRESENTATION_KEYS`), case folded, accents aside: what the URL selects
+    ("?ort=uppsala", "?strength=100mg"); words of three letters or more, or of digits."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    if not url:
+        return frozenset()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return frozenset()
+    values = []
+    for key, value in parse_qsl(parts.query):
+        key = key.lower()
+        if (key not in _PRESENTATION_KEYS and not key.startswith(("utm_", "ref"))
+                and not _VISIT_PARAMETER.match(f"{key}=")):
+            values.append(value)
+    words = _URL_WORD.findall(_unaccented(" ".join(values).casefold()))
+    return frozenset(word for word in words
+                     if len(word) >= 3 or any(char.isdigit() for char in word))
+
+
+def named_selections(url: str | None, text: str) -> np.ndarray | None:
+    """The CRC-32s of the words of ``url`` (:func:`url_words`) that a page's own ``text``
+    names, accents aside (a slug writes "Göteborg" as "goteborg"), the smallest
+    :data:`SELECTIONS_SKETCH_SIZE`; None when it names none."""
+    words = sorted(url_words(url))
+    if not words or not text:
+        return None
+    text_words = _folded_words(_unaccented(text))[3]
+    named = []
+    for word in words:  # (a word the text's hashing splits is named when every part is)
+        parts = _folded_words(word)[3]
+        if len(parts) and _among(parts, text_words).all():
+            named.append(zlib.crc32(word.encode("utf-8", "surrogatepass")))
+    if not named:
+        return None
+    return np.array(sorted(named)[:SELECTIONS_SKETCH_SIZE], dtype=_U32)
+
+
+def other_selections(url_a: str | None, url_b: str | None, a: Evidence | None,
+                     b: Evidence | None) -> bool:
+    """Whether two pages of one site each have a URL word the other's URL lacks that their own
+    text names (:func:`named_selections`): a city's pollen levels beside another's
+    (``?ort=uppsala``, ``?ort=stockholm``), a tablet's strength beside another's. A copy's URL
+    differs by its path (``/print``), a campaign, a session or a presentation
+    (``?view=full``), which are not read."""
+    if (a is None or b is None or a.selections is None or b.selections is None
+            or same_site(url_a, url_b) is not True):
+        return False
+    words_a, words_b = url_words(url_a), url_words(url_b)
+
+    def names(evidence: Evidence, own: frozenset[str]) -> bool:
+        codes = {zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in own}
+        return not codes.isdisjoint(evidence.selections.tolist())
+
+    return names(a, words_a - words_b) and names(b, words_b - words_a)

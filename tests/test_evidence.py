@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import zlib
 
 import numpy as np
 import pytest
@@ -855,3 +856,44 @@ def test_pages_that_embed_other_documents_are_two_pages():
     long = long_page(PYTHON_A, "Sourdough starter | Crumbs")
     assert ev.Evidence.from_bytes(dataclasses.replace(
         long, embeds=ev.embed_codes(["/x"])).to_bytes()).embeds is None
+
+
+def test_url_words_are_what_a_url_selects():
+    assert ev.url_words("https://a.example/sv/pollenprognos?ort=uppsala&utm_source=x&sid=9"
+                        "&view=full&fbclid=IwAR12") == {"uppsala"}
+    assert ev.url_words("https://a.example/leaflet?strength=100mg") == {"100"}
+    assert ev.url_words("https://a.example/story/print") == set() and ev.url_words(None) == set()
+    # a slug writes a name without its accents, and so does the text's reading of it
+    assert ev.url_words("https://a.example/pollen?ort=G%C3%B6teborg") == {"goteborg"}
+    assert ev.named_selections("https://a.example/pollen?ort=goteborg",
+                               "Prognos för Göteborg").tolist() == [zlib.crc32(b"goteborg")]
+
+
+def test_pages_whose_text_names_what_their_urls_select_are_two_pages():
+    # one city's pollen levels beside another's: the city in a body line and the URL alone
+    def pollen(city: str, url: str) -> tuple[ev.Evidence, str]:
+        text = (f"Pollen forecast for {city}. Birch pollen levels are high today and will stay "
+                "high tomorrow; grass pollen is low. Keep windows closed in the morning.")
+        evidence = titled(text, "Pollen forecast")
+        return dataclasses.replace(evidence, selections=ev.named_selections(url, text)), url
+
+    (a, url_a), (b, url_b) = (pollen("Uppsala", "https://p.example/pollen?ort=uppsala"),
+                              pollen("Stockholm", "https://p.example/pollen?ort=stockholm"))
+    assert ev.other_selections(url_a, url_b, a, b)
+    assert ev.urls_part(url_a, url_b, a, b) == "selections"
+    assert not ev.other_selections(url_a, "https://q.example/pollen?ort=stockholm", a, b)
+    # a copy's URL differs by what its text never names: a campaign, "print", "amp"
+    for copy in ("https://p.example/pollen?ort=uppsala&utm_campaign=spring",
+                 "https://p.example/pollen?ort=uppsala&print=1&view=full",
+                 "https://p.example/amp/pollen?ort=uppsala"):
+        same, _ = pollen("Uppsala", copy)
+        assert not ev.other_selections(url_a, copy, a, same)
+    # a page whose text does not name its URL's word says nothing
+    unnamed = dataclasses.replace(b, selections=None)
+    assert not ev.other_selections(url_a, url_b, a, unnamed)
+    back = ev.Evidence.from_bytes(a.to_bytes())
+    assert back == a and back.selections is not None
+    long = dataclasses.replace(long_page(PYTHON_A, "Sourdough starter"),
+                               selections=ev.named_selections("https://c.example/?q=sourdough",
+                                                              "Sourdough"))
+    assert ev.Evidence.from_bytes(long.to_bytes()) == long

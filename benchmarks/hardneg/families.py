@@ -75,6 +75,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "recurring_events": siblings.recurring_events,
     "series_dates": siblings.series_dates,
     "series_dates_zh": siblings.series_dates_zh,
+    "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,
     "faq_answers": collapsed.faq_answers,

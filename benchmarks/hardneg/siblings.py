@@ -275,3 +275,35 @@ def series_dates_zh() -> list[Page]:
     """:func:`series_dates` in Chinese: 2025年3月23日 in the title and the first line."""
     return _series_and_dates(SERIES_ZH, "周日爵士早午餐", BRUNCH_ZH, "场次", SERIES_DATES_ZH,
                              "/zh/events/jazz-brunch")
+
+
+POLLEN = Site(
+    name="Pollenkollen",
+    domain="www.pollenkollen.example",
+    tagline="Pollenprognoser för hela Sverige",
+    nav=("Prognoser", "Pollenkalender", "Allergi", "Om oss"),
+    lang="sv",
+)
+
+#: (city as the URL writes it, as the text does)
+CITIES = (("stockholm", "Stockholm"), ("uppsala", "Uppsala"), ("goteborg", "Göteborg"),
+          ("boras", "Borås"), ("malmo", "Malmö"), ("lund", "Lund"), ("umea", "Umeå"),
+          ("lulea", "Luleå"), ("orebro", "Örebro"), ("visby", "Visby"))
+
+POLLEN_TEXT = (
+    "Björkpollen: höga halter i dag och i morgon. Gräspollen: låga halter. Gråbo: inga halter. "
+    "Håll fönstren stängda på förmiddagen, duscha och byt kläder när du kommer in, och ta din "
+    "allergimedicin i god tid innan du går ut. Prognosen uppdateras varje dag klockan sju."
+)
+
+
+def url_selections() -> list[Page]:
+    """A pollen forecast per city under one title and text, the city in the URL's query
+    (``?ort=uppsala``) and in one line of the text alone: the levels alike."""
+    pages = []
+    for key, city in CITIES:
+        main = (f"<h1>Pollenprognos</h1><p class='place'>Prognos för {esc(city)}</p>"
+                f"<p>{esc(POLLEN_TEXT)}</p>")
+        pages.append((f"https://{POLLEN.domain}/sv/pollenprognos?ort={key}",
+                      render(POLLEN, title="Pollenprognos", main=main)))
+    return pages
