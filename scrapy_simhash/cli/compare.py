@@ -52,6 +52,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         elif urls == "dates":
             print("evidence     not compared: the URLs name two days (each one a date the "
                   "other lacks: a recurring event's, a day's forecast or fixtures)")
+        elif urls == "selections":
+            print("evidence     not compared: each URL has a word the other lacks that its own "
+                  "page's text names (what the URL selects: another city, size or strength)")
         elif urls:
             print("evidence     not compared: a page of next to no text of its own (an "
                   "interstitial, an error page, a form) in another part of the site (the "
@@ -174,13 +177,18 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
         return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one, one text: "
                 f"{texts}; {_titles_note(a, b, same_site)}")
     if not a.short:
-        beside = ("no figure in one that the other lacks, and nothing beside the main texts "
-                  "tells them apart" if same_site else
-                  "figures and the content beside the main texts are compared on one site only")
+        if a.long_rest is None or b.long_rest is None:
+            beside = ("their figures and the content beside them are not known (a text's "
+                      "evidence, or a page's stored without them): not compared")
+        elif same_site:
+            beside = ("no figure differs on both sides (one page may add some: a date, a "
+                      "counter), and nothing beside the main texts tells them apart")
+        else:
+            beside = "figures and the content beside the main texts are compared on one site only"
         return f"{texts}; {_titles_note(a, b, same_site)}; {beside}{_comments_note(a, b)}"
-    return (f"{texts}, no figure (price, SKU, date) outside links in one that the other lacks, "
-            f"and the rest of the pages agrees or is next to nothing; "
-            f"{_titles_note(a, b, same_site)}{_comments_note(a, b)}")
+    return (f"{texts}, no figure (price, SKU, date) outside links differs on both sides (one "
+            f"page may add some: a date, a counter), and the rest of the pages agrees or is next "
+            f"to nothing; {_titles_note(a, b, same_site)}{_comments_note(a, b)}")
 
 
 def _comments_note(a: Any, b: Any) -> str:
