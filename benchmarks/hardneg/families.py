@@ -70,6 +70,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "tag_growth": listing_states.tag_growth,
     "photo_galleries": galleries.photo_galleries,
     "photo_galleries_zh": galleries.photo_galleries_zh,
+    "photo_slides": galleries.photo_slides,
     "episode_series": siblings.episode_series,
     "development_units": siblings.development_units,
     "recurring_events": siblings.recurring_events,

@@ -1,6 +1,8 @@
 """Photo galleries of one title and one template: each page the same introduction over its own
 photos, whose captions (``<figcaption>``) are all that tells one page from another. An article
-extractor that leaves captions out, as most do, reads every page as the introduction alone."""
+extractor that leaves captions out, as most do, reads every page as the introduction alone. And
+a slideshow of one photo a page, without captions: its counter ("Photo 3 of 10") and its image
+tell the pages apart."""
 
 from __future__ import annotations
 
@@ -120,3 +122,36 @@ def photo_galleries_zh() -> list[Page]:
     return _weekly(NEWS_ZH, "一周图片精选", INTRO_ZH,
                    (SUBJECTS_ZH, ACTIONS_ZH, PLACES_ZH, TIMES_ZH), "", 8, ("图片", "/tupian/"),
                    "https://{domain}/tupian/2024/week-{week}.html")
+
+
+VILLAGES = ("gordes", "roussillon", "menerbes", "lourmarin", "bonnieux", "venasque",
+            "moustiers", "simiane", "saignon", "ansouis")
+
+INTRO_SLIDES = (
+    "Golden stone, shaded squares and views over the lavender fields: our pick of the hill "
+    "villages of the Vaucluse and the Alpes-de-Haute-Provence to visit this summer, away from "
+    "the crowds on the coast. Use the arrows to move through the photos."
+)
+
+
+def photo_slides() -> list[Page]:
+    """A slideshow, one photo a page, under one title and introduction: no caption, only the
+    counter above the photo and the photo itself differ."""
+    pages = []
+    count = len(VILLAGES)
+    for number, village in enumerate(VILLAGES, 1):
+        nav = "".join(
+            f'<a class="{name}" href="/pictures/provence-villages/photo-{target}">{label}</a>'
+            for name, target, label in (("prev", number - 1, "Previous"),
+                                        ("next", number + 1, "Next"))
+            if 1 <= target <= count)
+        main = (f'<article class="post"><h1>The ten most beautiful villages of Provence</h1>'
+                f'<p class="standfirst">{esc(INTRO_SLIDES)}</p>'
+                f'<div class="counter">Photo {number} of {count}</div>'
+                f'<figure class="slide"><img src="/img/provence/{village}-1200.jpg" alt="">'
+                f"</figure>"
+                f"{nav}</article>")
+        pages.append((f"https://{NEWS.domain}/pictures/provence-villages/photo-{number}",
+                      render(NEWS, title="The ten most beautiful villages of Provence",
+                             main=main)))
+    return pages

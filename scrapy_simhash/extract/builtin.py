@@ -94,8 +94,10 @@ _CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "�
 _ELLIPSES = ("...", "…", "[…]", "[...]")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
 _BYLINE_START_RE = re.compile(
-    r"\s*(?:by|por|von|par|di|posted|published|updated|written|photo|photos|image|credit|"
-    r"source|via|作者|记者|来源|编辑|责任编辑|发布时间|时间|日期)\b",
+    r"\s*(?:by|por|von|par|di|posted|published|updated|written|credit|source|via|"
+    # a credit ("Photo: AP", "Image by ..."), not a gallery's counter ("Photo 3 of 10")
+    r"(?:photos?|image)(?!\s*\d)|"
+    r"作者|记者|来源|编辑|责任编辑|发布时间|时间|日期)\b",
     re.IGNORECASE,
 )
 _BYLINE_DATE_RE = re.compile(  # both forms hold a year starting "19" or "20"

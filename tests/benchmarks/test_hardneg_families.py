@@ -48,7 +48,7 @@ def test_every_promised_family_is_generated():
         "board_states", "tag_growth", "photo_galleries", "photo_galleries_zh",
         "episode_series", "development_units", "comment_pages", "product_tabs", "faq_answers",
         "recurring_events", "series_dates", "series_dates_zh", "restaurant_menus",
-        "state_scripts", "unrendered_shells", "url_selections",
+        "state_scripts", "unrendered_shells", "url_selections", "photo_slides",
     }
 
 

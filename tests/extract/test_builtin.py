@@ -85,6 +85,20 @@ def test_advertisement_labels_inside_the_article_are_left_out():
     assert "Advertisement revenue" in extract_main_text(_page(inside=sentence))
 
 
+@pytest.mark.parametrize(("line", "furniture"), [
+    ("Photo: Jane Doe for The Harbour Courier / Associated Press", True),
+    ("Photos by Ann Lee and Tom Field for the Harbour Courier", True),
+    ("Image credit: NASA Goddard Space Flight Center and the ESA", True),
+    ("Photo 3 of 10 in the gallery of the harbour festival", False),  # a slideshow's counter
+    ("Image 2/5 of the new lifeboat station at Northgate quay", False),
+])
+def test_a_photo_credit_is_a_byline_but_a_slideshows_counter_is_not(line, furniture):
+    page = segment(parse_html(f"<html><body><p>{line}</p><p>{PARAGRAPHS[0]}</p></body></html>"))
+    dropped: set[int] = set()
+    base_scores(page, dropped)
+    assert (line in [page.block_text[index] for index in dropped]) is furniture
+
+
 def test_a_dated_chinese_sentence_is_not_a_byline():
     sentence = "2017年2月17日，法院一审判处被告有期徒刑五年。"
     page = segment(parse_html(f"<html><body><p>{sentence}</p><p>来源：新华社</p></body></html>"))
