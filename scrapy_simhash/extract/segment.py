@@ -97,8 +97,12 @@ class Segmented:
     title: str = ""
     meta_title: str = ""
     #: The text of the hidden panels the walk passed over (a closed tab's, an accordion's
-    #: answer), one string each: not blocks of the page, but its content all the same
+    #: answer) and of its ``<noscript>``, ``<template>`` and ``<svg>``, one string each: not
+    #: blocks of the page, but its content all the same
     hidden_text: list[str] = field(default_factory=list)
+    #: the characters of :attr:`hidden_text` from panels and from unrendered subtrees
+    panel_chars: int = 0
+    unrendered_chars: int = 0
 
 
 # A hidden block is a panel a reader opens (a product's other tabs, an FAQ's answers) when its
@@ -116,12 +120,16 @@ _NOT_READ = frozenset({"script", "style", "template", "noscript", "svg", "select
                        "button", "textarea"})
 
 
-#: Skipped subtrees whose text is the page's all the same, beside its visible text: what a page
-#: shows without scripts (``<noscript>``), what its scripts show (``<template>``), a chart's
-#: labels (``<svg>``). A shell that is the same on every page may hold its content there.
+#: Skipped subtrees the walk hands to :func:`_read_skipped`: the ``<head>`` (its title), and
+#: those whose text is the page's all the same, beside its visible text: what a page shows
+#: without scripts (``<noscript>``), what its scripts show (``<template>``), a chart's labels
+#: (``<svg>``). A shell that is the same on every page may hold its content there.
 READ_SKIPPED_TAGS = frozenset({"head", "noscript", "template", "svg"})
-#: At most this many elements of one such subtree are read (a chart of thousands of paths).
+#: At most this many elements of one such subtree are read (a chart of thousands of paths),
+#: and this many characters of them a page (apart from the panels': many icons' titles must
+#: not crowd out a closed specification tab).
 SKIPPED_MAX_ELEMENTS = 5_000
+UNRENDERED_MAX_CHARS = 20_000
 
 
 def _read_skipped(element, result: Segmented) -> None:
@@ -132,16 +140,18 @@ def _read_skipped(element, result: Segmented) -> None:
     if tag == "head":
         _read_head(element, result)
         return
-    if tag not in READ_SKIPPED_TAGS:
+    unrendered = tag in READ_SKIPPED_TAGS
+    room = (UNRENDERED_MAX_CHARS - result.unrendered_chars if unrendered
+            else HIDDEN_TEXT_MAX_CHARS - result.panel_chars)
+    if room <= 0:
+        return
+    if not unrendered:
         names = " ".join(filter(None, (element.get("class"), element.get("id")))).lower()
         if element.get("role") not in _PANEL_ROLES and element.get("hidden") != "until-found" \
                 and _PANEL_RE.search(names) is None:
             return
         if _NOT_PANEL_RE.search(names) is not None:
             return
-    room = HIDDEN_TEXT_MAX_CHARS - sum(map(len, result.hidden_text))
-    if room <= 0:
-        return
     parts = []
     for count, node in enumerate(element.iter()):
         if count == SKIPPED_MAX_ELEMENTS:
@@ -154,6 +164,10 @@ def _read_skipped(element, result: Segmented) -> None:
     text = " ".join(" ".join(parts).split())[:room]
     if text:
         result.hidden_text.append(text)
+        if unrendered:
+            result.unrendered_chars += len(text)
+        else:
+            result.panel_chars += len(text)
 
 
 def _read_head(head, result: Segmented) -> None:

@@ -32,10 +32,11 @@ _DATA_SCRIPTS = etree.XPath(
     "/@content"
 )
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-# an assignment of a state global, up to the value's first bracket
+_DECODER = json.JSONDecoder()
+# an assignment of a state global, up to the value: a bracket, or JSON.parse's string
 _STATE_ASSIGNMENT = re.compile(
     r"(?:window\.|self\.|globalThis\.|var\s+|let\s+|const\s+)?(?:"
-    + "|".join(STATE_GLOBALS) + r")\s*=\s*(?=[\[{(])"
+    + "|".join(STATE_GLOBALS) + r")\s*=\s*(?:JSON\.parse\(\s*(?=\")|(?=[\[{(]))"
 )
 
 
@@ -51,14 +52,15 @@ def structured_text(root) -> str:
     parts: list[str] = []
     size = 0
     for value in found:
-        text = str(value)
-        if size + len(text) > MAX_CHARS:
-            text = text[: MAX_CHARS - size]
-        size += len(text)
-        parts.append(_values(text))
-        if size >= MAX_CHARS:
-            break
-    return "\n".join(part for part in parts if part)
+        # (each text read up to what is left; only what it gives counts: a script that merely
+        # names a state global gives nothing and takes nothing from the data after it)
+        part = _values(str(value)[: 2 * (MAX_CHARS - size)])[: MAX_CHARS - size]
+        if part:
+            parts.append(part)
+            size += len(part)
+            if size >= MAX_CHARS:
+                break
+    return "\n".join(parts)
 
 
 def _values(text: str) -> str:
@@ -69,9 +71,11 @@ def _values(text: str) -> str:
         assigned = _STATE_ASSIGNMENT.search(stripped)
         if assigned is None:  # a description, or a script that only reads a state global
             return "" if any(name in stripped for name in STATE_GLOBALS) else stripped
-        try:  # the JSON object after "=" (a script may go on after it)
-            data = json.JSONDecoder().raw_decode(stripped, assigned.end())[0]
-        except ValueError:  # a function's call (Nuxt 2), JSON.parse("..."): its quoted strings
+        try:  # the JSON after "=" (a script may go on after it), or JSON.parse's string of it
+            data = _DECODER.raw_decode(stripped, assigned.end())[0]
+            if isinstance(data, str):
+                data = json.loads(data)
+        except ValueError:  # a function's call (Nuxt 2), a text cut short: its quoted strings
             return " ".join(_JSON_STRING.findall(stripped, assigned.end()))
         return _walked(data)
     try:
@@ -98,16 +102,17 @@ def _walked(data: object) -> str:
 
 #: Where a page embeds another document: a frame, a player, a viewer.
 _EMBEDDED = etree.XPath(
-    "//iframe/@src | //frame/@src | //embed/@src | //object/@data | //video/@src"
-    " | //video/source/@src | //audio/@src | //audio/source/@src"
+    "//iframe/@src | //iframe/@data-src | //frame/@src | //embed/@src | //object/@data"
+    " | //video/@src | //video/source/@src | //audio/@src | //audio/source/@src"
 )
 #: At most this many of a page's embedded URLs are read.
 MAX_EMBEDS = 32
 
 
 def embedded_urls(root) -> list[str]:
-    """The URLs (as written) of the documents a page embeds: frames, players, viewers (an
-    article in an ``<iframe>``, a report's PDF in an ``<object>``, a video); never raises."""
+    """The URLs (as written) of the documents a page embeds: frames (their lazy ``data-src``
+    too), players, viewers (an article in an ``<iframe>``, a report's PDF in an ``<object>``, a
+    video); never raises."""
     if root is None:
         return []
     try:
@@ -117,7 +122,7 @@ def embedded_urls(root) -> list[str]:
     urls = []
     for value in found:
         url = str(value).strip()
-        if url and not url.startswith(("about:", "javascript:", "data:", "blob:")):
+        if url and not url[:11].lower().startswith(("about:", "javascript:", "data:", "blob:")):
             urls.append(url)
             if len(urls) == MAX_EMBEDS:
                 break

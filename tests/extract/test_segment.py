@@ -90,3 +90,13 @@ def test_noscript_template_and_svg_text_is_read_beside_the_blocks(monkeypatch):
     assert compiled.block_text == ["Shell"] and compiled.hidden_text == expected
     monkeypatch.setattr("scrapy_simhash.extract.segment._compiled_walk", None)
     assert segment(parse_html(page)).hidden_text == expected
+
+
+def test_many_icons_do_not_crowd_out_a_closed_panel():
+    """Unrendered text and closed panels each have a budget a page: a page of thousands of
+    icons, their titles read, still reads the specification tab after them, and fast."""
+    icons = "<svg><title>Star</title></svg>" * 30_000
+    page = segment(parse_html(f"<html><body><p>Filter</p>{icons}<div role='tabpanel' hidden>"
+                              "Part number CF210</div></body></html>"))
+    assert page.hidden_text[-1] == "Part number CF210"
+    assert page.unrendered_chars == 20_000 and page.panel_chars == len("Part number CF210")

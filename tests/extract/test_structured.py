@@ -51,17 +51,34 @@ def test_other_scripts_are_not_read():
 
 
 def test_data_is_read_up_to_its_limit():
-    blob = json.dumps({"text": "word " * MAX_CHARS})
+    # (a catalogue inlined whole: read as far as the limit, its strings when cut short)
+    blob = json.dumps({"items": [f"item {n}" for n in range(MAX_CHARS // 5)]})
     text = structured_text(_page(f"<script type='application/ld+json'>{blob}</script>"
                                  f"<script>window.__INITIAL_STATE__ = {blob}</script>"))
-    assert len(text) <= MAX_CHARS
+    assert MAX_CHARS - 20 <= len(text) <= MAX_CHARS
     assert structured_text(None) == ""
 
 
+def test_a_script_that_only_names_a_state_takes_nothing_from_the_data_after_it():
+    bundle = "if (window.__INITIAL_STATE__) { hydrate(); }" + " var x = 1;" * 20_000
+    product = json.dumps({"@type": "Product", **PRODUCT})
+    text = structured_text(_page(f"<script>{bundle}</script>"
+                                 f"<script type='application/ld+json'>{product}</script>"))
+    assert text == "Product Oak dining table 160 cm 499 FUR-7000"
+
+
+def test_a_state_parsed_from_a_string_gives_its_values():
+    blob = json.dumps(json.dumps({"product": PRODUCT}))
+    text = structured_text(_page(f"<script>window.__INITIAL_STATE__ = JSON.parse({blob});"
+                                 "</script>"))
+    assert text == "Oak dining table 160 cm 499 FUR-7000"
+
+
 def test_embedded_documents_are_listed_as_written():
-    root = _page("<iframe src=' /content/3 '></iframe><iframe src='about:blank'></iframe>"
+    root = _page("<iframe src=' /content/3 '></iframe><iframe src='About:blank' "
+                 "data-src='/content/4'></iframe>"
                  "<object data='/reports/2024.pdf'><a href='/reports/2024.pdf'>PDF</a></object>"
                  "<video><source src='/v/a1.mp4'></video><embed src='javascript:void(0)'>"
                  "<iframe></iframe>")
-    assert embedded_urls(root) == ["/content/3", "/reports/2024.pdf", "/v/a1.mp4"]
+    assert embedded_urls(root) == ["/content/3", "/content/4", "/reports/2024.pdf", "/v/a1.mp4"]
     assert embedded_urls(None) == []
