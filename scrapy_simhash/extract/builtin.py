@@ -289,7 +289,9 @@ def _titled_date(text: str, titles: str) -> bool:
     if not titles or _BYLINE_START_RE.match(text) is not None:
         return False
     found = _BYLINE_DATE_RE.search(text)
-    return found is not None and found.group().casefold() in titles
+    # (the whole date: "2025-3-3" is not in "2025-3-30")
+    return found is not None and re.search(
+        rf"(?<!\d){re.escape(found.group().casefold())}(?!\d)", titles) is not None
 
 
 def _is_legal(text: str) -> bool:
@@ -1589,13 +1591,14 @@ def _unlinked_menus(page: Segmented, hints: list[int], chrome: list[bool]) -> No
     own, names = page.node_own_hint, page.node_class
     index, count = 0, len(own)
     while index < count:
-        last = page.node_last[index]
         if (own[index] == WEAK_CHROME and chrome[index] and names_navigation(names[index])
-                and not _under_chrome(page, hints, index)):
+                and not _in_other_chrome(page, hints, index)):
             start, end = page.node_start[index], page.node_end[index]
-            chars = sum(len(text) - text.count(" ") for text in page.block_text[start:end])
+            # (as content_text(unlinked=True) measures a block's links)
+            chars = sum(map(len, page.block_text[start:end]))
             links = sum(page.block_link_chars[start:end])
             if chars and links <= MENU_MAX_LINK_SHARE * chars:
+                last = page.node_last[index]
                 for inner in range(index, last):  # (other chrome named inside stays chrome)
                     up = inner
                     while up != index and (own[up] not in (CHROME, WEAK_CHROME) or (
@@ -1603,9 +1606,21 @@ def _unlinked_menus(page: Segmented, hints: list[int], chrome: list[bool]) -> No
                         up = page.node_parent[up]
                     if up == index:
                         chrome[inner] = False
-            index = last
-            continue
-        index += 1
+                index = last
+                continue
+        index += 1  # (a menu of links may hold a menu of dishes: its nodes are looked at too)
+
+
+def _in_other_chrome(page: Segmented, hints: list[int], node: int) -> bool:
+    """Whether a node named as a menu sits in chrome other than menus (a sidebar's, a footer's):
+    a menu of links around a menu of dishes is not such chrome."""
+    own, names, parents = page.node_own_hint, page.node_class, page.node_parent
+    up = parents[node]
+    while up >= 0:
+        if own[up] == CHROME or (own[up] == WEAK_CHROME and not names_navigation(names[up])):
+            return hints[up] == NEGATIVE
+        up = parents[up]
+    return False
 
 
 def _under_chrome(page: Segmented, hints: list[int], node: int) -> bool:

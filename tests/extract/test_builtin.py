@@ -76,10 +76,15 @@ def test_bylines_and_datelines_inside_the_article_are_left_out():
 
 
 def test_advertisement_labels_inside_the_article_are_left_out():
-    labels = ("<p>Advertisement</p><div class='ad'><span>ADVERTISEMENT</span></div>"
-              "<p>Anzeige</p><p> 广告 </p><p>Advertisement - Continue Reading Below</p>")
-    text = extract_main_text(_page(inside=labels))
-    assert all(word not in text for word in ("Advertisement", "ADVERTISEMENT", "Anzeige", "广告"))
+    labels = ["Advertisement", "ADVERTISEMENT", "Anzeige", " 广告 ",
+              "Advertisement - Continue Reading Below"]
+    page = segment(parse_html("<html><body>" + "".join(f"<p>{label}</p>" for label in labels)
+                              + f"<p>{PARAGRAPHS[0]}</p></body></html>"))
+    dropped: set[int] = set()
+    base_scores(page, dropped)
+    assert [page.block_text[index] for index in sorted(dropped)] == labels
+    text = extract_main_text(_page(inside="".join(f"<p>{label}</p>" for label in labels)))
+    assert all(label.strip() not in text for label in labels)
     # a sentence about advertisements is no label
     sentence = "<p>Advertisement revenue fell by a third this year, the publisher said.</p>"
     assert "Advertisement revenue" in extract_main_text(_page(inside=sentence))
@@ -113,6 +118,7 @@ def test_a_dated_chinese_sentence_is_not_a_byline():
     ("周日爵士早午餐 2025年3月23日", "2025年3月23日（周日）11:00 - 14:00", True),
     ("Sunday Jazz Brunch", "Sunday 2025-03-30, 11:00 - 14:00", False),  # a dateline
     ("Sunday Jazz Brunch - 2025-03-30", "Posted 2025-03-30 by Ann", False),  # a byline
+    ("Sunday Jazz Brunch - 2025-3-30", "Sunday 2025-3-3, 11:00 - 14:00", False),  # another day
 ])
 def test_a_dated_line_whose_date_the_title_holds_is_the_pages_own(title, line, kept):
     """One date of a weekly event: its page's title and first line name the day, and without
@@ -1121,6 +1127,11 @@ def test_a_menu_of_dishes_is_the_pages_content_but_a_menu_of_links_is_not():
     assert "Pea soup" not in extraction.text  # not the main text
     # a site's menu of links, a menu inside chrome and chrome inside a menu stay chrome
     assert "Home" not in content and "Opening hours" not in content and "Shared" not in content
+    # a menu of the week's days (links) around each day's dishes: the dishes are content
+    days = "".join(f"<a href='/menu/{day}'>{day.title()}day</a> " for day in ("mon", "tues"))
+    week = html.replace(f"<ul class='menu'>{dishes}</ul>",
+                        f"<div class='restaurant-menu'><p>{days}</p><ul>{dishes}</ul></div>")
+    assert "Pea soup 4.50" in builtin.extraction_from_tree(parse_html(week)).content_text()
 
 
 def test_comment_text_is_the_pages_own_comments():
