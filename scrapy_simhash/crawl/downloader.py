@@ -341,7 +341,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         if outcome_reason is not None:
             self.dedup.skip(outcome_reason)
             if outcome_reason in ("too_large", "binary"):
-                self._note_once(outcome_reason, response)
+                self._name_first_unchecked(outcome_reason, response)
             return response
         if self.workers is not None or self.dedup.offloaded:
             return self._check_with_workers(request, response)
@@ -443,7 +443,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         self.dedup.count_note(note)
         return signature
 
-    def _note_once(self, reason: str, response: Response) -> None:
+    def _name_first_unchecked(self, reason: str, response: Response) -> None:
         """Say once a crawl (at INFO) which page first passed unchecked for its body, and why:
         a page the user may want checked (``SIMHASH_MAX_BODY_SIZE``), or not HTML at all."""
         logged = self.dedup.session.logged_causes
@@ -466,8 +466,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
         except Exception:  # (a body Scrapy cannot decode at all: counted by the check)
             return
         unreadable = text.count("\ufffd")
-        if unreadable < UNDECODED_MIN or unreadable < UNDECODED_SHARE * sum(
-                not char.isascii() for char in text):
+        if unreadable < UNDECODED_MIN or unreadable < UNDECODED_SHARE * (
+                len(text) - len(text.encode("ascii", "ignore"))):  # (its non-ASCII characters)
             return
         self.crawler.stats.inc_value("simhash/pages/undecoded")
         logged = self.dedup.session.logged_causes
