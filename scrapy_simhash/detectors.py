@@ -182,16 +182,18 @@ class Detector(ABC):
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
         title = ev.title_hashes(extraction.headed_title)
-        embeds = ev.embed_codes(embedded_urls(root))  # (frames, players, viewers)
+        embeds = ev.embed_codes(embedded_urls(root), url)  # (frames, players, viewers)
         # its own text: a link's is another page's (a list of the development's other homes and
         # their prices, which every page of the development shows but for its own)
         own_text = extraction.content_text(unlinked=True)
         # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
         selections = ev.named_selections(url, own_text) if ev.url_words(url) else None
         if weak:
+            # (its figures: a class's number, a day's temperatures beside one shared notice)
+            figures = ev.sketch(ev.figure_words(own_text), ev.FIGURES_SKETCH_SIZE)
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title, links=links, embeds=embeds,
-                                                  selections=selections))
+                                                  title, links=links, figures=figures,
+                                                  embeds=embeds, selections=selections))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):

@@ -44,6 +44,7 @@ every machine and run.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 import unicodedata
@@ -349,8 +350,8 @@ _ACCENT = re.compile("[\u0300-\u036f]")
 
 
 def _unaccented(text: str) -> str:
-    """``text`` without the accents of Latin, Greek and Cyrillic letters (as :func:`_plain_title`
-    reads a title), unchanged when it is ASCII."""
+    """``text`` in compatibility forms (full-width letters folded) without the accents of
+    Latin, Greek and Cyrillic letters (not kana's voicing marks); unchanged when it is ASCII."""
     if text.isascii():
         return text
     return unicodedata.normalize("NFC", _ACCENT.sub("", unicodedata.normalize("NFKD", text)))
@@ -359,11 +360,7 @@ def _unaccented(text: str) -> str:
 def _plain_title(title: str) -> str:
     """``title`` as its words compare: compatibility forms folded (full-width letters), case
     folded, accents and apostrophes left out ("Café" and "Cafe", "Grandma's" and "Grandmas")."""
-    decomposed = unicodedata.normalize("NFKD", title.casefold())
-    if not decomposed.isascii():
-        # the accents of Latin, Greek and Cyrillic letters (not kana's voicing marks)
-        decomposed = _ACCENT.sub("", decomposed)
-    return unicodedata.normalize("NFC", decomposed).translate(_APOSTROPHES)
+    return _unaccented(title.casefold()).translate(_APOSTROPHES)
 
 
 def title_hashes(title: str) -> np.ndarray:
@@ -596,12 +593,29 @@ def _link_code(href: str) -> int | None:
     return zlib.crc32(target.encode("utf-8", "surrogatepass")) if target else None
 
 
-def embed_codes(urls: list[str]) -> np.ndarray | None:
-    """The sketch (:data:`EMBEDS_SKETCH_SIZE`) of the documents a page embeds (see
+#: Query parameters of an embedded document that change at each request (an ad server's
+#: frame asks for another ad): not what the page embeds.
+_CACHE_BUSTER = re.compile(r"(?:correlator|ord|cb|cachebuster|rand|random|ts|timestamp|_|t)=",
+                           re.IGNORECASE)
+
+
+def embed_codes(urls: list[str], base: str | None = None) -> np.ndarray | None:
+    """The sketch (:data:`EMBEDS_SKETCH_SIZE`) of the documents a page at ``base`` embeds (see
     :func:`~scrapy_simhash.extract.structured.embedded_urls`): their CRC-32s as
-    :func:`link_bits` compares links, an absolute URL's without its query (an ad server's
-    frame asks for another ad at each request); None when it embeds none."""
-    codes = {_link_code(url.split("?", 1)[0] if "//" in url[:12] else url) for url in urls}
+    :func:`link_bits` compares links, resolved against ``base``, without the parameters that
+    change at each request (:data:`_CACHE_BUSTER`); None when it embeds none."""
+    from urllib.parse import urljoin
+
+    codes = set()
+    for url in urls:
+        if base:
+            with contextlib.suppress(ValueError):  # (an odd URL is read as written)
+                url = urljoin(base, url)
+        if "?" in url:
+            path, query = url.split("?", 1)
+            kept = [p for p in query.split("&") if p and not _CACHE_BUSTER.match(p)]
+            url = f"{path}?{'&'.join(kept)}" if kept else path
+        codes.add(_link_code(url))
     codes.discard(None)
     if not codes:
         return None
@@ -856,9 +870,9 @@ def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
               selections: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
     page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
-    ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a short item's
-    figure sketch (:func:`item_figures`); ``embeds`` and ``selections``: a weak page's
-    (:func:`embed_codes`, :func:`named_selections`)."""
+    ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a weak page's or
+    a short item's figure sketch (:func:`figure_words`, :func:`item_figures`); ``embeds``
+    and ``selections``: a weak page's (:func:`embed_codes`, :func:`named_selections`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
                     named=None if weak else named, links=links if weak else None,
                     figures=figures if weak else None, embeds=embeds if weak else None,
@@ -949,7 +963,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
                 or embeds_part(a, b, same_site)):
             return False  # another name, entry or embedded document on one site: another page
         if a.figures is not None and b.figures is not None and other_figures(a, b):
-            return False  # two short items with another price, SKU or date each
+            return False  # two short items, or pages, with another price, SKU or date each
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
     if not _same(a.sketch, a.size, b.sketch, b.size):
         return False
@@ -1407,13 +1421,16 @@ _PRESENTATION_KEYS = frozenset({
     "sort", "order", "orderby", "dir", "lang", "locale", "hl", "source", "src", "from", "via",
     "share", "fbclid", "gclid", "msclkid", "cmp", "cid", "campaign", "tracking", "_", "t", "ts",
     "v", "ver", "version", "cache", "nocache", "rand", "random",
+    # where in a listing, or where to go next: not what the page is
+    "page", "p", "offset", "start", "next", "redirect", "return", "return_to", "returnurl",
 })
 
 
 def url_words(url: str | None) -> frozenset[str]:
     """The words of ``url``'s query values (not a campaign's, a visit's nor a presentation's:
     :data:`_PRESENTATION_KEYS`), case folded, accents aside: what the URL selects
-    ("?ort=uppsala", "?strength=100mg"); words of three letters or more, or of digits."""
+    ("?ort=uppsala", "?strength=100mg", "?city=北京"); words of three letters or more, or of two
+    digits or two letters of a script beyond Latin (a single digit is named by most texts)."""
     from urllib.parse import parse_qsl, urlsplit
 
     if not url:
@@ -1429,8 +1446,8 @@ def url_words(url: str | None) -> frozenset[str]:
                 and not _VISIT_PARAMETER.match(f"{key}=")):
             values.append(value)
     words = _URL_WORD.findall(_unaccented(" ".join(values).casefold()))
-    return frozenset(word for word in words
-                     if len(word) >= 3 or any(char.isdigit() for char in word))
+    return frozenset(word for word in words if len(word) >= 3
+                     or (len(word) == 2 and (word.isdigit() or not word.isascii())))
 
 
 def named_selections(url: str | None, text: str) -> np.ndarray | None:
@@ -1462,9 +1479,10 @@ def other_selections(url_a: str | None, url_b: str | None, a: Evidence | None,
             or same_site(url_a, url_b) is not True):
         return False
     words_a, words_b = url_words(url_a), url_words(url_b)
+    return _names_one_of(a, words_a - words_b) and _names_one_of(b, words_b - words_a)
 
-    def names(evidence: Evidence, own: frozenset[str]) -> bool:
-        codes = {zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in own}
-        return not codes.isdisjoint(evidence.selections.tolist())
 
-    return names(a, words_a - words_b) and names(b, words_b - words_a)
+def _names_one_of(evidence: Evidence, words: frozenset[str]) -> bool:
+    """Whether a page's text names one of ``words`` of its URL (``evidence.selections`` known)."""
+    codes = {zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in words}
+    return not codes.isdisjoint(evidence.selections.tolist())

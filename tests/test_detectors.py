@@ -570,3 +570,17 @@ def test_one_shell_around_other_embedded_documents_is_two_pages():
                                  url_b="https://a.example/read/4")
     assert is_near_duplicate(viewer(3), viewer(3), url_a="https://a.example/read/3",
                              url_b="https://a.example/read/3?utm_source=x")
+
+
+def test_pages_with_little_text_and_other_figures_are_two_pages():
+    """Two classes of one grade: one notice, one timetable, another class number and room."""
+    def class_page(number: int) -> str:
+        return ("<html><head><title>Class homepage</title></head><body><header><a href='/'>"
+                "Hill School</a></header><main><h1>Class homepage</h1><p>Wednesday is a "
+                "holiday for the school's founding day. Hand in the trip form to your teacher "
+                "by Friday. Lunch menus and after-school clubs are on the school's notice "
+                f"board.</p><p>Class 2-{number}, room 2{number}0</p></main></body></html>")
+    assert not is_near_duplicate(class_page(1), class_page(3), url_a="https://s.example/c/1",
+                                 url_b="https://s.example/c/3")
+    assert is_near_duplicate(class_page(1), class_page(1), url_a="https://s.example/c/1",
+                             url_b="https://s.example/c/1?utm_source=x")

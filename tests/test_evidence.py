@@ -764,7 +764,7 @@ def test_the_largest_evidence_fits_what_an_index_stores():
         marks=np.full(2 * ev.MARK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
         links=np.full(2 * ev.LINK_BITS // 32, 0xFFFFFFFF, dtype=np.uint32),
         comments=full(ev.COMMENTS_SKETCH_SIZE), comments_size=500,
-        embeds=full(ev.EMBEDS_SKETCH_SIZE),
+        embeds=full(ev.EMBEDS_SKETCH_SIZE), selections=full(ev.SELECTIONS_SKETCH_SIZE),
     )
     data = largest.to_bytes()
     assert len(data) > 1024  # (the bound before: a listing's links made it too small)
@@ -819,7 +819,7 @@ def test_pages_of_one_articles_comments_are_two_pages():
     older = dataclasses.replace(third, comments=None, comments_size=0)
     assert ev.Evidence.from_bytes(older.to_bytes()).comments is None
     data = bytearray(third.to_bytes())
-    data[0] |= 0x40
+    data[0] |= 0x80
     assert ev.Evidence.from_bytes(bytes(data)) is None
 
 
@@ -838,6 +838,12 @@ def test_pages_that_embed_other_documents_are_two_pages():
     ads = [f"https://ads.example/frame?slot=top&correlator={n}" for n in (1, 2)]
     assert ev.embed_codes([ads[0], "/content/3"]).tolist() == \
         ev.embed_codes([ads[1], "/content/3"]).tolist()
+    # a viewer's document is in its query; a relative source is the page's site's
+    viewer = "https://docs.example/viewer?url=https://a.example/r{}.pdf"
+    one, two = (ev.embed_codes([viewer.format(n)]).tolist() for n in (1, 2))
+    assert one != two
+    assert ev.embed_codes(["/content/3"], "https://a.example/read/3").tolist() == \
+        ev.embed_codes(["https://a.example/content/3"]).tolist()
     assert ev.confirms(weak, dataclasses.replace(weak, embeds=ev.embed_codes(
         ["/content/3", ads[1]])), same_site=True)
     assert ev.confirms(weak, dataclasses.replace(weak, embeds=None), same_site=True)

@@ -109,7 +109,7 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return ("two listings on one site in one template, and one links an entry the other "
                 "does not even nearly link (a new thread, product or article: dropped, the "
                 "page would take it with it)")
-    if ev.embeds_part(a, b, same_site) and (a.weak or b.weak or (a.short and b.short)):
+    if ev.embeds_part(a, b, same_site):  # (only short and weak pages keep what they embed)
         return ("two pages with little text of their own on one site, and each embeds a "
                 "document the other does not (another frame, viewer or player)")
     if same_site is True and ev.comments_part(a, b) and (
@@ -121,13 +121,17 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
                 f"{ev.containment(j, a.comments_size, b.comments_size):.0%} of the smaller "
                 f"set's word 3-grams (another page of an article's comments)")
     if a.weak or b.weak:
+        if a.figures is not None and b.figures is not None and ev.other_figures(a, b):
+            return ("a page or text with little of its own, and each has a figure the other "
+                    "lacks (a class's number, a day, a price or a SKU)")
         return (f"a page with little text of its own, and the two pages share {main:.0%} of "
-                f"their word 3-grams (the same content at {ev.MIN_WEAK_JACCARD:.0%} or more)")
+                f"their word 3-grams, under the {ev.MIN_WEAK_JACCARD:.0%} the same content "
+                f"needs")
     shared = ev.containment(main, a.size, b.size)
     if main < ev.MIN_JACCARD or shared < ev.MIN_CONTAINMENT:
         return (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
-                f"{main:.0%} of both (the same content at {ev.MIN_CONTAINMENT:.0%} and "
-                f"{ev.MIN_JACCARD:.0%} or more)")
+                f"{main:.0%} of both, under the {ev.MIN_CONTAINMENT:.0%} and "
+                f"{ev.MIN_JACCARD:.0%} the same content needs")
     if ev.figures_part(a, b, same_site) and not (a.short or b.short):
         return ("two long pages on one site laid out alike, and each has a figure the other "
                 "lacks (a price, an address's number, a version)")
