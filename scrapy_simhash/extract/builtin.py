@@ -317,8 +317,10 @@ AD_LABELS_DROPPED = True
 def _is_ad_label(text: str) -> bool:
     """A block that is only an advertisement's label (see AD_LABELS)."""
     stripped = text.strip()
-    return len(stripped) <= AD_LABEL_MAX_CHARS and " ".join(
-        stripped.casefold().split()) in AD_LABELS
+    if len(stripped) > AD_LABEL_MAX_CHARS:
+        return False
+    folded = stripped.casefold()  # (one word mostly: its spaces evened out only if it has some)
+    return folded in AD_LABELS or (" " in folded and " ".join(folded.split()) in AD_LABELS)
 
 
 def _is_call_to_action(text: str) -> bool:
