@@ -122,7 +122,7 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
                 f"set's word 3-grams (another page of an article's comments)")
     if a.weak or b.weak:
         if a.figures is not None and b.figures is not None and ev.other_figures(a, b):
-            return ("a page or text with little of its own, and each has a figure the other "
+            return ("a page with little text of its own, and each has a figure the other "
                     "lacks (a class's number, a day, a price or a SKU)")
         return (f"a page with little text of its own, and the two pages share {main:.0%} of "
                 f"their word 3-grams, under the {ev.MIN_WEAK_JACCARD:.0%} the same content "
