@@ -950,10 +950,8 @@ class Deduplicator:
         # one line for an index's failure, whichever call met it first (an outage fails the
         # checks, then the flush, the size and the close at the end)
         place = "index" if where.startswith("index") else f"{self.namespace} {where}"
-        logged = self.session.logged_causes
-        if (place, kind) in logged:
+        if not self.session.first(place, kind):
             return
-        logged.add((place, kind))
         logger.error(
             "Simhash: %s failed for %s (%s: %s); further %s errors are only counted in the stats "
             "(SIMHASH_ON_INDEX_ERROR=%r)",

@@ -446,10 +446,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
     def _name_first_unchecked(self, reason: str, response: Response) -> None:
         """Say once a crawl (at INFO) which page first passed unchecked for its body, and why:
         a page the user may want checked (``SIMHASH_MAX_BODY_SIZE``), or not HTML at all."""
-        logged = self.dedup.session.logged_causes
-        if ("body", reason) in logged:
+        if not self.dedup.session.first("body", reason):
             return
-        logged.add(("body", reason))
         cause = (f"its body of {len(response.body):,} bytes is over SIMHASH_MAX_BODY_SIZE "
                  f"({self.max_body_size:,})" if reason == "too_large"
                  else "its body looks binary (an image or archive served as HTML)")
@@ -470,10 +468,8 @@ class SimhashDownloaderMiddleware(DedupComponent):
                 len(text) - len(text.encode("ascii", "ignore"))):  # (its non-ASCII characters)
             return
         self.crawler.stats.inc_value("simhash/pages/undecoded")
-        logged = self.dedup.session.logged_causes
-        if ("body", "undecoded") in logged:
+        if not self.dedup.session.first("body", "undecoded"):
             return
-        logged.add(("body", "undecoded"))
         logger.warning(
             "Simhash: %s passed unchecked as too short: its text did not decode as %s (%d "
             "characters unreadable, U+FFFD); the site's Content-Type header or <meta> names the "

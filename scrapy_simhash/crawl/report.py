@@ -137,6 +137,14 @@ class CrawlSession:
         self.logged_causes: set[tuple[str, str]] = set()  # (where, error kind) logged already
         self._open_components: set[str] = set()
 
+    def first(self, where: str, kind: str) -> bool:
+        """Whether a cause (where, kind) is met for the first time this crawl (then recorded):
+        each is logged once, the rest counted."""
+        if (where, kind) in self.logged_causes:
+            return False
+        self.logged_causes.add((where, kind))
+        return True
+
     @classmethod
     def of(
         cls, crawler: Crawler, report_file: str | None, jobdir: str | None = None
