@@ -169,8 +169,7 @@ class Detector(ABC):
             named_by = np.concatenate((text_words, rest_words))
             title, named = ev.named_title(extraction.declared_title, named_by)
             # what its URL selects that its text names ("?strength=100mg" over "100 mg")
-            selections = (ev.named_selections(url, f"{extraction.text}\n{rest_text}")
-                          if ev.url_words(url) else None)
+            selections = ev.named_selections(url, extraction.text, rest_text)
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
@@ -187,7 +186,7 @@ class Detector(ABC):
         # their prices, which every page of the development shows but for its own)
         own_text = extraction.content_text(unlinked=True)
         # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
-        selections = ev.named_selections(url, own_text) if ev.url_words(url) else None
+        selections = ev.named_selections(url, own_text)
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             figures = ev.sketch(ev.figure_words(own_text), ev.FIGURES_SKETCH_SIZE)

@@ -1450,14 +1450,14 @@ def url_words(url: str | None) -> frozenset[str]:
                      or (len(word) == 2 and (word.isdigit() or not word.isascii())))
 
 
-def named_selections(url: str | None, text: str) -> np.ndarray | None:
-    """The CRC-32s of the words of ``url`` (:func:`url_words`) that a page's own ``text``
-    names, accents aside (a slug writes "Göteborg" as "goteborg"), the smallest
-    :data:`SELECTIONS_SKETCH_SIZE`; None when it names none."""
+def named_selections(url: str | None, *texts: str) -> np.ndarray | None:
+    """The CRC-32s of the words of ``url`` (:func:`url_words`) that a page's own ``texts``
+    name, accents aside (a slug writes "Göteborg" as "goteborg"), the smallest
+    :data:`SELECTIONS_SKETCH_SIZE`; None when they name none."""
     words = sorted(url_words(url))
-    if not words or not text:
+    if not words or not any(texts):  # (most URLs select nothing: the texts are not read again)
         return None
-    text_words = _folded_words(_unaccented(text))[3]
+    text_words = _folded_words(_unaccented("\n".join(texts)))[3]
     named = []
     for word in words:  # (a word the text's hashing splits is named when every part is)
         parts = _folded_words(word)[3]
