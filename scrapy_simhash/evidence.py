@@ -721,9 +721,9 @@ class Evidence:
         if self.short:
             parts += [self.rest.astype("<u4").tobytes(), self.chrome.astype("<u4").tobytes()]
         if figures:  # (after the rest: evidence stored without figures reads as before)
-            parts += [_COUNT.pack(len(self.figures)), self.figures.astype("<u4").tobytes()]
+            parts += _counted(self.figures)
         if title:  # (last: evidence stored without a title reads as before)
-            parts += [_COUNT.pack(len(self.title)), self.title.astype("<u4").tobytes()]
+            parts += _counted(self.title)
         if named:
             parts.append(_COUNT.pack(self.named))
         if long_rest:  # each: the size of its set, then its sketch
@@ -737,10 +737,9 @@ class Evidence:
         if comments:  # (last: evidence stored without them reads as before)
             parts += [_COUNT.pack(self.comments_size), self.comments.astype("<u4").tobytes()]
         if embeds:  # (last: evidence stored without them reads as before)
-            parts += [_COUNT.pack(len(self.embeds)), self.embeds.astype("<u4").tobytes()]
+            parts += _counted(self.embeds)
         if selections:  # (last: evidence stored without them reads as before)
-            parts += [_COUNT.pack(len(self.selections)),
-                      self.selections.astype("<u4").tobytes()]
+            parts += _counted(self.selections)
         return b"".join(parts)
 
     @classmethod
@@ -828,6 +827,11 @@ class Evidence:
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
                    marks=marks, links=links, comments=comments, comments_size=comments_size,
                    embeds=embeds, selections=selections)
+
+
+def _counted(values: np.ndarray) -> list[bytes]:
+    """A sketch as :func:`_counted_sketch` reads it: its length, then its values."""
+    return [_COUNT.pack(len(values)), values.astype("<u4").tobytes()]
 
 
 def _counted_sketch(data: bytes, at: int, most: int) -> tuple[np.ndarray | None, int]:
