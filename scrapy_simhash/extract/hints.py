@@ -29,14 +29,15 @@ _CHROME_RE = re.compile(
     r"subscribe|newsletter|popup|modal|cookie|consent|onetrust|didomi|usercentrics|gdpr|"
     r"copyright|outbrain|taboola|"
     r"caption|credit|byline|dateline|timestamp|\bbio\b|"
-    # a forum post's author card and signature (vBulletin, XenForo, phpBB)
-    r"userinfo|userextras|usertitle|postprofile|signaturecontainer|"
     r"tuijian|xiangguan|pinglun|popular|trending|\bmost\b|mostread|\bviewed\b"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
 _WEAK_CHROME_RE = re.compile(
     r"sidebar|\bshare|sharing|social|\bnav\b|navbar|navigation|\bmenu|sponsor|promo\b|"
-    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang|\bnext|\bprev\b|\bprevious"
+    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang|\bnext|\bprev\b|\bprevious|"
+    # a forum post's author card and signature (vBulletin, XenForo, phpBB); a member's profile
+    # page, all of it in one such box, keeps it
+    r"userinfo|userextras|usertitle|postprofile|signaturecontainer"
 )
 # Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").

@@ -60,5 +60,5 @@ def test_examples():
     # a forum post's author card and signature (vBulletin, XenForo, phpBB)
     for name in ("userinfo", "userTitle message-userTitle", "message-userExtras",
                  "signaturecontainer"):
-        assert attribute_hint(name) == CHROME
-    assert attribute_hint("postprofile") == WEAK_CHROME  # (a "post" word too)
+        assert attribute_hint(name) == WEAK_CHROME
+    assert attribute_hint("postprofile") == NEUTRAL  # (a "post" word too: the post's own)
