@@ -49,10 +49,10 @@ import re
 import struct
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from urllib.parse import unquote
+from urllib.parse import SplitResult, unquote
 
 import numpy as np
 
@@ -1350,17 +1350,12 @@ _VERSION_KEYS = frozenset(("v", "ver", "version", "release", "view"))
 
 def url_versions(url: str) -> frozenset[str]:
     """The versions ``url``'s path segments and query values name (see :data:`_VERSION`)."""
-    from urllib.parse import parse_qsl, urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    split = _url_parts(url)  # (a campaign's values name its variants: utm_content=v2)
+    if split is None:
         return frozenset()
+    parts, query = split
     found = [v for v in parts.path.split("/") if _VERSION.fullmatch(v)]
-    for key, value in parse_qsl(parts.query):
-        key = key.lower()
-        if key.startswith(("utm_", "ref")):
-            continue  # a campaign's values name its variants: utm_content=v2
+    for key, value in query:
         # other values are often numbers with dots (_ga=2.1234.5678.9, t=1700000000.123)
         pattern = _VERSION if key in _VERSION_KEYS else _PREFIXED_VERSION
         if pattern.fullmatch(value):
@@ -1378,15 +1373,11 @@ _PATH_DAY = re.compile(r"/((?:19|20)\d\d)/(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01]
 def url_dates(url: str) -> frozenset[str]:
     """The days ``url``'s path and query values name, as ``YYYYMMDD`` (campaign parameters,
     ``utm_*`` and ``ref*``, aside)."""
-    from urllib.parse import parse_qsl, urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
+    split = _url_parts(url)
+    if split is None:
         return frozenset()
-    texts = [parts.path]
-    texts += [value for key, value in parse_qsl(parts.query)
-              if not key.lower().startswith(("utm_", "ref"))]
+    parts, query = split
+    texts = [parts.path, *(value for _, value in query)]
     found = {f"{y}{int(m):02d}{int(d):02d}" for text in texts
              for y, _, m, d in _DAY.findall(text)}
     found.update(f"{y}{int(m):02d}{int(d):02d}" for y, m, d in _PATH_DAY.findall(parts.path))
@@ -1397,20 +1388,38 @@ def other_dates(url_a: str | None, url_b: str | None) -> bool:
     """Whether two URLs of one site each name a day the other's lacks: a recurring event's
     dates, a day's forecast, rates or fixtures, an archive's days. Two pages however alike
     their texts (each lists the others' days: every figure is on both)."""
-    if not url_a or not url_b or not same_site(url_a, url_b):
-        return False
-    a, b = url_dates(url_a), url_dates(url_b)
-    return bool(a - b) and bool(b - a)
+    return _each_names_own(url_a, url_b, url_dates)
 
 
 def other_versions(url_a: str | None, url_b: str | None) -> bool:
     """Whether two URLs of one site each name a version the other's lacks (a page of the docs
     of two releases, an API reference's ``?view=v3``): two pages however alike their texts,
     and the links of each lead to its own release's pages."""
+    return _each_names_own(url_a, url_b, url_versions)
+
+
+def _each_names_own(url_a: str | None, url_b: str | None,
+                    read: Callable[[str], frozenset[str]]) -> bool:
+    """Whether two URLs of one site each name something (what ``read`` finds) the other's
+    lacks."""
     if not url_a or not url_b or not same_site(url_a, url_b):
         return False
-    a, b = url_versions(url_a), url_versions(url_b)
+    a, b = read(url_a), read(url_b)
     return bool(a - b) and bool(b - a)
+
+
+def _url_parts(url: str) -> tuple[SplitResult, list[tuple[str, str]]] | None:
+    """``url`` split, and its query's (key case folded, value) pairs but a campaign's
+    (``utm_*``, ``ref*``); None when it cannot be split."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    query = [(key.lower(), value) for key, value in parse_qsl(parts.query)]
+    return parts, [(key, value) for key, value in query
+                   if not key.startswith(("utm_", "ref"))]
 
 
 #: A word of a URL: a run of letters, or of digits ("10mg": "10" and "mg", as a text writes
@@ -1435,20 +1444,11 @@ def url_words(url: str | None) -> frozenset[str]:
     :data:`_PRESENTATION_KEYS`), case folded, accents aside: what the URL selects
     ("?ort=uppsala", "?strength=100mg", "?city=北京"); words of three letters or more, or of two
     digits or two letters of a script beyond Latin (a single digit is named by most texts)."""
-    from urllib.parse import parse_qsl, urlsplit
-
-    if not url:
+    split = _url_parts(url) if url else None
+    if split is None:
         return frozenset()
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return frozenset()
-    values = []
-    for key, value in parse_qsl(parts.query):
-        key = key.lower()
-        if (key not in _PRESENTATION_KEYS and not key.startswith(("utm_", "ref"))
-                and not _VISIT_PARAMETER.match(f"{key}=")):
-            values.append(value)
+    values = [value for key, value in split[1]
+              if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}=")]
     words = _URL_WORD.findall(_unaccented(" ".join(values).casefold()))
     return frozenset(word for word in words if len(word) >= 3
                      or (len(word) == 2 and (word.isdigit() or not word.isascii())))
