@@ -23,27 +23,32 @@ _POSITIVE_RE = re.compile(
     r"article|content|entry|post|main|body|story|text|detail|blog|prose|news|"
     r"zhengwen|正文|\bcnt\b|\bcont\b|\btxt\b|\bcontext\b"
 )
+# Names of a page's own comments, of navigation and of photos: chrome words of their own kinds
+# (see names_comments, names_navigation, names_photo_box).
+_COMMENTS = r"comment|\breply|replies|pinglun"
+_NAVIGATION = r"\bmenu|\bnav\b|navbar|navigation|daohang"
+_MEDIA = r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow"
+
 # Chrome whatever its size: a huge comment thread is still comments.
 _CHROME_RE = re.compile(
-    r"comment|\breply|replies|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
+    _COMMENTS + r"|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
     r"subscribe|newsletter|popup|modal|cookie|consent|onetrust|didomi|usercentrics|gdpr|"
     r"copyright|outbrain|taboola|"
     r"caption|credit|byline|dateline|timestamp|\bbio\b|"
-    r"tuijian|xiangguan|pinglun|popular|trending|\bmost\b|mostread|\bviewed\b"
+    r"tuijian|xiangguan|popular|trending|\bmost\b|mostread|\bviewed\b"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
 _WEAK_CHROME_RE = re.compile(
-    r"sidebar|\bshare|sharing|social|\bnav\b|navbar|navigation|\bmenu|sponsor|promo\b|"
-    r"advert|\bads?\b|\bad\d|banner|\btags?\b|daohang|\bnext|\bprev\b|\bprevious|"
+    _NAVIGATION + r"|sidebar|\bshare|sharing|social|sponsor|promo\b|"
+    r"advert|\bads?\b|\bad\d|banner|\btags?\b|\bnext|\bprev\b|\bprevious|"
     # a forum post's author card and signature (vBulletin, XenForo, phpBB); a member's profile
     # page, all of it in one such box, keeps it
     r"userinfo|userextras|usertitle|postprofile|signaturecontainer"
 )
 # Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").
-_MEDIA_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow")
-_PHOTO_BOX_RE = re.compile(r"\bphoto|\bimage|\bimg\b|\bpic\b|gallery|slideshow|caption|"
-                           r"credit|figure|\bmedia")
+_MEDIA_RE = re.compile(_MEDIA)
+_PHOTO_BOX_RE = re.compile(_MEDIA + r"|caption|credit|figure|\bmedia")
 
 # Structural chrome is skipped by the walk, and read only on a lenient second walk (see
 # segment.LENIENT_TAGS): there it is chrome unless it holds most of the page.
@@ -56,7 +61,7 @@ HINT_CACHE: dict[str, int] = {}
 _CACHE_LIMIT = 50_000
 
 
-_COMMENTS_RE = re.compile(r"comment|\breply|replies|pinglun|disqus")
+_COMMENTS_RE = re.compile(_COMMENTS + r"|disqus")
 _NOT_THE_PAGES_RE = re.compile(r"recent|latest|popular|widget|\bmost\b|\btop\b")
 
 
@@ -68,7 +73,7 @@ def names_comments(class_and_id: str) -> bool:
     return _COMMENTS_RE.search(lowered) is not None and _NOT_THE_PAGES_RE.search(lowered) is None
 
 
-_NAVIGATION_RE = re.compile(r"\bmenu|\bnav\b|navbar|navigation|daohang")
+_NAVIGATION_RE = re.compile(_NAVIGATION)
 
 
 def names_navigation(class_and_id: str) -> bool:
