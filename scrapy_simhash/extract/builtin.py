@@ -334,25 +334,24 @@ def _is_call_to_action(text: str) -> bool:
 
 def in_captions(page: Segmented) -> list[bool]:
     """For each node: whether it is a ``<figcaption>`` or inside one."""
-    inside = [False] * len(page.node_tag)
-    lasts = page.node_last
-    done = 0
-    for index in [index for index, tag in enumerate(page.node_tag) if tag == "figcaption"]:
-        if done <= index:  # not inside a caption already marked
-            done = lasts[index]
-            inside[index:done] = [True] * (done - index)
-    return inside
+    return _in_elements(page, "figcaption")
 
 
 def in_tables(page: Segmented, within: int = -1) -> list[bool]:
     """For each node: whether it is a table or inside one (only tables inside node ``within``
     when it is given: a layout table around it is not its data)."""
+    return _in_elements(page, "table", within)
+
+
+def _in_elements(page: Segmented, tag: str, within: int = -1) -> list[bool]:
+    """For each node: whether it is a ``tag`` element or inside one (inside node ``within``
+    when it is given)."""
     inside = [False] * len(page.node_tag)
     lasts = page.node_last
     done = within + 1 if within >= 0 else 0
     stop = lasts[within] if within >= 0 else len(inside)
-    for index in [index for index, tag in enumerate(page.node_tag) if tag == "table"]:
-        if done <= index < stop:  # not inside a table already marked
+    for index in [index for index, name in enumerate(page.node_tag) if name == tag]:
+        if done <= index < stop:  # not inside one already marked
             done = lasts[index]
             inside[index:done] = [True] * (done - index)
     return inside
