@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate, chain
@@ -1452,17 +1453,14 @@ class Extraction:
             # The captions of the article's photos are content (a gallery's are what tells one
             # page from another), unless the photo sits in chrome other than a photo box's own
             # (a "related" teaser with a thumbnail)
-            parents, own, tags, names = (page.node_parent, page.node_own_hint, page.node_tag,
-                                         page.node_class)
+            tags, names = page.node_tag, page.node_class
+
+            def photo_box(up: int) -> bool:
+                return tags[up] in ("figure", "figcaption") or names_photo_box(names[up])
+
             for start in range(node + 1, page.node_last[node]):
-                if tags[start] != "figcaption":
-                    continue
-                up = parents[start]
-                while up != node and (own[up] not in (CHROME, WEAK_CHROME)
-                                      or tags[up] in ("figure", "figcaption")
-                                      or names_photo_box(names[up])):
-                    up = parents[up]
-                if up == node:
+                if tags[start] == "figcaption" and _reaches(
+                        page, page.node_parent[start], node, photo_box):
                     last = page.node_last[start]
                     chrome[start:last] = [False] * (last - start)
         _unlinked_menus(page, hints, chrome)
@@ -1590,6 +1588,10 @@ def _unlinked_menus(page: Segmented, hints: list[int], chrome: list[bool]) -> No
     prices, a canteen's of the day, is the page's content (the same name on a site's menu
     holds links). Their text stays out of the main text."""
     own, names = page.node_own_hint, page.node_class
+
+    def menu(up: int) -> bool:
+        return own[up] == WEAK_CHROME and names_navigation(names[up])
+
     index, count = 0, len(own)
     while index < count:
         if (own[index] == WEAK_CHROME and chrome[index] and names_navigation(names[index])
@@ -1601,15 +1603,22 @@ def _unlinked_menus(page: Segmented, hints: list[int], chrome: list[bool]) -> No
             if chars and links <= MENU_MAX_LINK_SHARE * chars:
                 last = page.node_last[index]
                 for inner in range(index, last):  # (other chrome named inside stays chrome)
-                    up = inner
-                    while up != index and (own[up] not in (CHROME, WEAK_CHROME) or (
-                            own[up] == WEAK_CHROME and names_navigation(names[up]))):
-                        up = page.node_parent[up]
-                    if up == index:
+                    if _reaches(page, inner, index, menu):
                         chrome[inner] = False
                 index = last
                 continue
         index += 1  # (a menu of links may hold a menu of dishes: its nodes are looked at too)
+
+
+def _reaches(page: Segmented, node: int, top: int, passes: Callable[[int], bool]) -> bool:
+    """Whether the way up from ``node`` to its ancestor ``top`` crosses no node named as chrome
+    but those ``passes`` lets through."""
+    own, parents = page.node_own_hint, page.node_parent
+    while node != top:
+        if own[node] in (CHROME, WEAK_CHROME) and not passes(node):
+            return False
+        node = parents[node]
+    return True
 
 
 def _in_other_chrome(page: Segmented, hints: list[int], node: int) -> bool:
