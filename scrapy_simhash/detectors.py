@@ -22,9 +22,11 @@ import math
 import numbers
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from hashlib import blake2b
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -67,6 +69,18 @@ class Signed:
 
 def _digest64(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
+
+
+def _own_fields(text: str, comments: str, markup: list[str]) -> np.ndarray | None:
+    """The fields of a page (:func:`scrapy_simhash.evidence.field_codes`): the "Label: value"
+    lines of its own text (not its links', which name other pages, nor its comments': a
+    reader's "Name: Ann" is no field of the page) and the pairs its markup writes
+    (:func:`scrapy_simhash.extract.structured.field_lines`)."""
+    lines: Iterable[str] = text.split("\n")
+    if comments:
+        skipped = set(comments.split("\n"))
+        lines = (line for line in lines if line not in skipped)
+    return ev.field_codes(chain(lines, markup))
 
 
 def content_extraction(root: Any) -> Any | None:
@@ -147,7 +161,7 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
-        from scrapy_simhash.extract.structured import embedded_urls
+        from scrapy_simhash.extract.structured import embedded_urls, field_lines
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -170,10 +184,12 @@ class Detector(ABC):
             title, named = ev.named_title(extraction.declared_title, named_by)
             # what its URL selects that its text names ("?strength=100mg" over "100 mg")
             selections = ev.named_selections(url, extraction.text, rest_text)
+            fields = _own_fields(extraction.content_text(unlinked=True), comment_text,
+                                 field_lines(root))
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
-                                                links, comments, selections))
+                                                links, comments, selections, fields))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -187,12 +203,14 @@ class Detector(ABC):
         own_text = extraction.content_text(unlinked=True)
         # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
         selections = ev.named_selections(url, own_text)
+        fields = _own_fields(own_text, comment_text, field_lines(root))
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             figures = ev.sketch(ev.figure_words(own_text), ev.FIGURES_SKETCH_SIZE)
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title, links=links, figures=figures,
-                                                  embeds=embeds, selections=selections))
+                                                  embeds=embeds, selections=selections,
+                                                  fields=fields))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):
@@ -205,7 +223,7 @@ class Detector(ABC):
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             links, comments, embeds, selections))
+                                             links, comments, embeds, selections, fields))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

@@ -33,6 +33,11 @@ a title's decorations, the site's name, "Print", "AMP", a counter, are named by 
 the content beside them differs (a vacancy's fields, a category page's products, a day's rates
 beside one long shared text).
 
+Two pages of one site are two as well when a field both have gives each another value: a
+"Label: value" line of their own text, or a label-value pair of their markup ("Region: Seoul"
+and "Region: Incheon" beside one advisory, ``<dd>White</dd>`` and ``<dd>Black</dd>`` under
+one product's title); a copy keeps its fields, or lacks them.
+
 A *weak* page (a few words of main text, or no run of prose: an interstitial, a form) confirms
 a candidate only when the two whole pages are nearly the same, and, on one site, their titles
 are not two.
@@ -119,6 +124,8 @@ LAYOUT_SKETCH_SIZE = 16
 EMBEDS_SKETCH_SIZE = 8
 #: The most words of a page's URL named by its own text that its evidence keeps.
 SELECTIONS_SKETCH_SIZE = 8
+#: The most words of field lines ("Region: Seoul") a page's evidence keeps (:func:`field_codes`).
+FIELDS_SKETCH_SIZE = 32
 #: The k of a page's own comments' sketch (32 estimated two pages of comments sharing half
 #: their 3-grams at 81%).
 COMMENTS_SKETCH_SIZE = 64
@@ -160,7 +167,8 @@ _LINKS = 128
 _COMMENTS = 16
 _EMBEDS = 32
 _SELECTIONS = 64
-_EXTENSIONS = _COMMENTS | _EMBEDS | _SELECTIONS
+_FIELDS = 128
+_EXTENSIONS = _COMMENTS | _EMBEDS | _SELECTIONS | _FIELDS
 _COUNT = struct.Struct("<I")
 _MIX_1 = _U64(0x9E3779B97F4A7C15)
 _MIX_2 = _U64(0xC2B2AE3D27D4EB4F)
@@ -460,6 +468,45 @@ def text_title(text: str) -> np.ndarray | None:
     return title_hashes("\n".join([text[:end], *fields]))
 
 
+#: A field line: a label of one to four words, a colon, a value; neither with a digit (a
+#: date, a price or a count is a figure, read as one) nor a sentence's punctuation. "Region:
+#: Seoul", "Modelo: Onix", "地域：東京". (Lines one by one: no backtracking over paragraphs.)
+_FIELD = re.compile(r"[^\S\n]*(?:[-*\u2022\u00b7][^\S\n]*)?"
+                    r"([^\W\d_]+(?:[ '\u2019./-][^\W\d_]+){0,3})[^\S\n]*[:\uff1a][^\S\n]*"
+                    r"([^\d:\uff1a\n.!?;\"\u201c\u201d\u3001\u3002\u3008-\u3011\uff01\uff0c\uff1b\uff1f\u2026]+)")
+FIELD_LABEL_MAX_CHARS = 30
+#: A field's value is a name, of at most this many words (each CJK character one): "Leeds City
+#: Centre", "경기 북부", "黑龙江省"; longer, it is a line of prose or a headline.
+FIELD_MAX_WORDS = 6
+
+
+def field_codes(lines: Iterable[str]) -> np.ndarray | None:
+    """The field lines among ``lines`` (see :data:`_FIELD`; a value of at most
+    :data:`FIELD_MAX_WORDS` words, as a title's, with a letter in it), each word of a value a
+    code: the top half of its label's CRC-32 (case folded) over the bottom half of the word's;
+    the smallest :data:`FIELDS_SKETCH_SIZE`, so by label. None when there are none."""
+    codes = set()
+    for line in lines:
+        if len(line) > FIELD_LABEL_MAX_CHARS + FIELD_MAX_CHARS + 8:
+            continue  # (a paragraph)
+        found = _FIELD.fullmatch(line.rstrip())
+        if found is None:
+            continue
+        label, value = found.groups()
+        if len(label) > FIELD_LABEL_MAX_CHARS or len(value.strip()) > FIELD_MAX_CHARS:
+            continue
+        words = set(_title_spellings(_plain_title(value)))
+        if not words or len(words) > FIELD_MAX_WORDS:
+            continue
+        label_code = zlib.crc32(" ".join(label.casefold().split()).encode(
+            "utf-8", "surrogatepass")) >> 16 << 16
+        codes.update(label_code | zlib.crc32(word.encode("utf-8", "surrogatepass")) & 0xFFFF
+                     for word in words)
+    if not codes:
+        return None
+    return np.array(sorted(codes)[:FIELDS_SKETCH_SIZE], dtype=_U32)
+
+
 def heading_hashes(heading: str) -> np.ndarray:
     """The distinct hashes of the words of a main text's heading: "Grade 9" and "Grade 12" head
     two pages although the 12 is in the other's dates too, "Trail Runner 3 - Red" and "- Forest
@@ -674,6 +721,8 @@ class Evidence:
     # the words of its URL that its own text names (:func:`named_selections`; None: none, or not
     # known)
     selections: np.ndarray | None = None
+    # its own field lines, label and value (:func:`field_codes`; None: none, or not known)
+    fields: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -712,8 +761,9 @@ class Evidence:
         comments = self.comments is not None and not self.weak
         embeds = self.embeds is not None and (self.short or self.weak)
         selections = self.selections is not None
+        fields = self.fields is not None
         extended = ((_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
-                    | (_SELECTIONS if selections else 0))
+                    | (_SELECTIONS if selections else 0) | (_FIELDS if fields else 0))
         header = _HEADER.pack(EVIDENCE_VERSION | extended, flags,
                               min(self.words, 0xFFFF), self.size, self.rest_size,
                               self.chrome_size)
@@ -740,6 +790,8 @@ class Evidence:
             parts += _counted(self.embeds)
         if selections:  # (last: evidence stored without them reads as before)
             parts += _counted(self.selections)
+        if fields:  # (last: evidence stored without them reads as before)
+            parts += _counted(self.fields)
         return b"".join(parts)
 
     @classmethod
@@ -811,6 +863,11 @@ class Evidence:
             selections, end = _counted_sketch(data, end, SELECTIONS_SKETCH_SIZE)
             if selections is None:
                 return None
+        fields = None
+        if extended & _FIELDS:
+            fields, end = _counted_sketch(data, end, FIELDS_SKETCH_SIZE)
+            if fields is None:
+                return None
         if version != EVIDENCE_VERSION or extended & ~_EXTENSIONS or len(data) != end:
             return None
         values = np.frombuffer(data, dtype="<u4", count=sum(counts),
@@ -822,11 +879,12 @@ class Evidence:
                        named=named,
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size, links=links, comments=comments,
-                       comments_size=comments_size, embeds=embeds, selections=selections)
+                       comments_size=comments_size, embeds=embeds, selections=selections,
+                       fields=fields)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
                    marks=marks, links=links, comments=comments, comments_size=comments_size,
-                   embeds=embeds, selections=selections)
+                   embeds=embeds, selections=selections, fields=fields)
 
 
 def _counted(values: np.ndarray) -> list[bytes]:
@@ -871,52 +929,56 @@ def of_hashes(hashes: np.ndarray, words: int, weak: bool = False,
               title: np.ndarray | None = None, named: int | None = None,
               links: np.ndarray | None = None, figures: np.ndarray | None = None,
               embeds: np.ndarray | None = None,
-              selections: np.ndarray | None = None) -> Evidence:
+              selections: np.ndarray | None = None,
+              fields: np.ndarray | None = None) -> Evidence:
     """:func:`of_text` of a text already hashed by :func:`shingle_hashes`; ``title``: a weak
     page's (:func:`title_hashes`) or, with ``named``, a long page's (:func:`named_title`);
     ``links``: a weak page's entries (:func:`listing_links`); ``figures``: a weak page's or
-    a short item's figure sketch (:func:`figure_words`, :func:`item_figures`); ``embeds``
-    and ``selections``: a weak page's (:func:`embed_codes`, :func:`named_selections`)."""
+    a short item's figure sketch (:func:`figure_words`, :func:`item_figures`); ``embeds``,
+    ``selections`` and ``fields``: a weak page's (:func:`embed_codes`,
+    :func:`named_selections`, :func:`field_codes`)."""
     return Evidence(sketch(hashes), len(hashes), words, weak, title=title,
                     named=None if weak else named, links=links if weak else None,
                     figures=figures if weak else None, embeds=embeds if weak else None,
-                    selections=selections if weak else None)
+                    selections=selections if weak else None, fields=fields if weak else None)
 
 
 def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
             named: int | None = None, rest: np.ndarray | None = None,
             layout: np.ndarray | None = None, figures: np.ndarray | None = None,
             links: np.ndarray | None = None, comments: np.ndarray | None = None,
-            selections: np.ndarray | None = None) -> Evidence:
+            selections: np.ndarray | None = None,
+            fields: np.ndarray | None = None) -> Evidence:
     """The evidence of a long main text (hashed), its page's title and the words of it that the
     page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
     (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`), its
-    entries' links (:func:`link_bits`), its own comments (hashed) and the words of its URL its
-    text names (:func:`named_selections`)."""
+    entries' links (:func:`link_bits`), its own comments (hashed), the words of its URL its
+    text names (:func:`named_selections`) and its field lines (:func:`field_codes`)."""
     if rest is None or layout is None:
         return Evidence(sketch(main), len(main), words, title=title, named=named,
-                        selections=selections)
+                        selections=selections, fields=fields)
     return Evidence(sketch(main), len(main), words, title=title, named=named,
                     figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
                     long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
                     layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links,
-                    selections=selections, **_comments_of(comments))
+                    selections=selections, fields=fields, **_comments_of(comments))
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              figures: np.ndarray | None = None, title: np.ndarray | None = None,
              marks: np.ndarray | None = None, links: np.ndarray | None = None,
              comments: np.ndarray | None = None, embeds: np.ndarray | None = None,
-             selections: np.ndarray | None = None) -> Evidence:
+             selections: np.ndarray | None = None,
+             fields: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
     figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
     main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`), its own
-    comments (hashed), the documents it embeds (:func:`embed_codes`) and the words of its URL
-    its text names (:func:`named_selections`)."""
+    comments (hashed), the documents it embeds (:func:`embed_codes`), the words of its URL
+    its text names (:func:`named_selections`) and its field lines (:func:`field_codes`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
                     marks=marks, links=links, embeds=embeds, selections=selections,
-                    **_comments_of(comments))
+                    fields=fields, **_comments_of(comments))
 
 
 def _comments_of(comments: np.ndarray | None) -> dict:
@@ -964,8 +1026,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     the two pages are on one site (None: not known)."""
     if a.weak or b.weak:
         if (titles_part(a, b, same_site) or entries_part(a, b, same_site)
-                or embeds_part(a, b, same_site)):
-            return False  # another name, entry or embedded document on one site: another page
+                or embeds_part(a, b, same_site) or fields_part(a, b, same_site)):
+            return False  # another name, entry, document or field value on one site
         if a.figures is not None and b.figures is not None and other_figures(a, b):
             return False  # two short items, or pages, with another price, SKU or date each
         return jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_WEAK_JACCARD
@@ -976,6 +1038,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         # make another page
         return not (titles_part(a, b, same_site) or figures_part(a, b, same_site)
                     or rests_part(a, b, same_site) or entries_part(a, b, same_site)
+                    or fields_part(a, b, same_site)
                     or (same_site is True and _one_template(a, b) and comments_part(a, b)))
     if not a.short or not b.short:
         # a short text and a long one: the same only when they are nearly one text (the long
@@ -987,6 +1050,7 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
             max(a.words, b.words) >= SHORT_WORDS
             and jaccard(a.sketch, a.size, b.sketch, b.size) >= MIN_SHORT_LONG_JACCARD
             and not _mixed_titles_part(a, b, same_site)
+            and not fields_part(a, b, same_site)
         )
     if _marks_part(a, b, same_site):
         return False  # another heading, or other figures in one template, in the text itself
@@ -1001,6 +1065,8 @@ def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
         return False  # another price, SKU, date or score in one template: a variant
     if titles_part(a, b, same_site):
         return False  # another title in one template: another page
+    if fields_part(a, b, same_site):
+        return False  # another value of one field ("Region: Seoul", "Region: Incheon")
     if (same_site is True and _each_lacks(a.title, b.title, TITLE_SKETCH_SIZE)
             and not _nearly_within(a, b)):
         # another title in another template of the site (a product page, another one's quick
@@ -1122,6 +1188,34 @@ def embeds_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     one shell around two articles in frames, two reports' PDFs, two videos. A copy embeds
     the same, or nothing (a print version)."""
     return same_site is True and _each_lacks(a.embeds, b.embeds, EMBEDS_SKETCH_SIZE)
+
+
+def fields_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
+    """Whether two pages of one site give a field they both have other values: words of their
+    own, at least half of the words of each value that has any ("Region: Seoul" and "Region:
+    Incheon" beside one advisory; "Modelo: Onix" and "Modelo: Onix Plus" above one manual).
+    A copy keeps its fields, or lacks them (a print version), and an edit that touches one
+    changes a word of a name ("Leeds City Centre", "Leeds Town Centre"), not the name."""
+    if same_site is not True or a.fields is None or b.fields is None:
+        return False
+    labels_a, labels_b = a.fields >> 16, b.fields >> 16
+    # a full sketch holds every word of the labels before its last one only
+    last = min(_last_label(a.fields), _last_label(b.fields))
+    for label in np.intersect1d(labels_a, labels_b):
+        if label >= last:
+            break
+        words_a, words_b = a.fields[labels_a == label], b.fields[labels_b == label]
+        own_a = np.setdiff1d(words_a, words_b).size
+        own_b = np.setdiff1d(words_b, words_a).size
+        if (own_a or own_b) and all(not own or 2 * own >= len(words)
+                                    for own, words in ((own_a, words_a), (own_b, words_b))):
+            return True
+    return False
+
+
+def _last_label(fields: np.ndarray) -> int:
+    """The label past which a field sketch may lack values: its last one's when it is full."""
+    return int(fields[-1] >> 16) if len(fields) >= FIELDS_SKETCH_SIZE else 1 << 16
 
 
 def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:

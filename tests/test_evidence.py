@@ -903,3 +903,69 @@ def test_pages_whose_text_names_what_their_urls_select_are_two_pages():
                                selections=ev.named_selections("https://c.example/?q=sourdough",
                                                               "Sourdough"))
     assert ev.Evidence.from_bytes(long.to_bytes()) == long
+
+
+def test_field_lines_are_names_beside_a_label():
+    def fields(*lines: str) -> int:
+        codes = ev.field_codes(lines)
+        return 0 if codes is None else len(codes)
+
+    assert fields("Region: Seoul") == 1
+    assert fields("지역: 경기 북부", "Modelo: Cruze Sport") == 4
+    assert fields("担当：佐々木", "Ort: Köln, Deutschland") == 3 + 2
+    # figures are figures, prose and headlines are no names, a paragraph is no field line
+    assert not fields("Price: 12 EUR", "Updated: 3 May", 'He said: "yes".')
+    assert not fields("表现一：对外在的自我满意度较高。",
+                      "原标题：春季学期开学，织密返校疫情防控网")
+    assert not fields("Part One: The Long Wars in Heaven and on Earth")
+    assert not fields("Note: " + "the branch is closed for refurbishment " * 3)
+    # one label, case folded, whatever its spacing
+    assert ev.field_codes(["Region : Seoul"]).tolist() == ev.field_codes(["region: seoul"]).tolist()
+
+
+def _with_fields(*lines: str) -> ev.Evidence:
+    return ev.Evidence(ev.sketch(ev.shingle_hashes(PYTHON_A)[0]), 1, 1,
+                       fields=ev.field_codes(lines))
+
+
+def test_another_value_of_one_field_makes_two_pages_on_one_site():
+    seoul = _with_fields("지역: 서울", "발표: 기상청")
+    incheon = _with_fields("지역: 인천", "발표: 기상청")
+    assert ev.fields_part(seoul, incheon, same_site=True)
+    assert not ev.fields_part(seoul, incheon, same_site=None)  # (each site names its own)
+    assert ev.fields_part(_with_fields("Branch: Leeds City Centre"),
+                          _with_fields("Branch: Leeds Headingley"), same_site=True)
+    # a copy keeps its fields, or lacks them, or gains one; an edit changes a word of a name,
+    # not the name ("Leeds City Centre", "Leeds Town Centre")
+    for copy in (_with_fields("지역: 서울", "발표: 기상청"), _with_fields("발표: 기상청"),
+                 dataclasses.replace(seoul, fields=None),
+                 _with_fields("지역: 서울", "발표: 기상청", "구분: 주의보")):
+        assert not ev.fields_part(seoul, copy, same_site=True)
+    assert not ev.fields_part(_with_fields("Branch: Leeds City Centre"),
+                              _with_fields("Branch: Leeds Town Centre"), same_site=True)
+    assert ev.fields_part(_with_fields("Modelo: Onix"), _with_fields("Modelo: Onix Plus"),
+                          same_site=True)  # (a name and a word more: another model)
+    assert not ev.fields_part(_with_fields("Branch: Leeds City Centre"),
+                              _with_fields("Branch: Leeds Centre"), same_site=True)
+    # stored and read back; evidence stored without fields reads as before
+    long = ev.of_long(ev.shingle_hashes(PYTHON_A)[0], 200, fields=seoul.fields)
+    assert ev.Evidence.from_bytes(long.to_bytes()).fields.tolist() == seoul.fields.tolist()
+    assert ev.Evidence.from_bytes(dataclasses.replace(long, fields=None).to_bytes()) == \
+        dataclasses.replace(long, fields=None)
+    assert ev.Evidence.from_bytes(long.to_bytes()[:-1]) is None
+
+
+def test_a_full_field_sketch_compares_only_the_labels_it_holds_whole():
+    many = [f"{label}: {value}" for label in ("Alpha", "Beta", "Gamma", "Delta", "Kappa",
+                                                  "Sigma", "Omega", "Theta", "Lambda")
+            for value in ("red green blue", "one two three four")]
+    full = ev.field_codes(many)
+    assert len(full) == ev.FIELDS_SKETCH_SIZE
+    last = int(full[-1]) >> 16
+    # the last label's words may be cut short: a page with fewer of them is not another page
+    labels = {zlib.crc32(label.casefold().encode()) >> 16: label
+              for label in ("Alpha", "Beta", "Gamma", "Delta", "Kappa", "Sigma", "Omega",
+                            "Theta", "Lambda")}
+    other = ev.Evidence(ev._EMPTY, 0, 0, fields=ev.field_codes(
+        [f"{labels[last]}: {value}" for value in ("purple", "seven eight")]))
+    assert not ev.fields_part(ev.Evidence(ev._EMPTY, 0, 0, fields=full), other, same_site=True)

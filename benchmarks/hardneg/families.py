@@ -18,6 +18,7 @@ from . import (
     corpus,
     docs_pages,
     entities,
+    fields,
     galleries,
     inline_figures,
     listing_states,
@@ -85,6 +86,11 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "entity_films": entities.entity_films,
     "entity_restaurants": entities.entity_restaurants,
     "entity_universities": entities.entity_universities,
+    "advisories_ko": fields.advisories_ko,
+    "manuals_pt": fields.manuals_pt,
+    "branches_en": fields.branches_en,
+    "job_regions_ko": fields.job_regions_ko,
+    "tee_colours": fields.tee_colours,
 }
 
 #: Pairs of distinct pages (by their place in the family) that the rules still take for one:

@@ -90,6 +90,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+_FIELDS_REFUSAL = ("two pages on one site, and a field both have (a \"Label: value\" line, a "
+                   "description list's term, a table's label cell) has another value on each "
+                   "(another region, model or colour: \"Region: Seoul\", \"Region: Incheon\")")
+
+
 def refusal(a: Any, b: Any, same_site: bool | None) -> str:
     """Why the evidence of two pages whose signatures match does not confirm them (the
     branches of :func:`scrapy_simhash.evidence.confirms`, in words)."""
@@ -120,6 +125,8 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return (f"two pages of one template whose own comments share "
                 f"{ev.containment(j, a.comments_size, b.comments_size):.0%} of the smaller "
                 f"set's word 3-grams (another page of an article's comments)")
+    if (a.weak or b.weak) and ev.fields_part(a, b, same_site):
+        return _FIELDS_REFUSAL
     if a.weak or b.weak:
         if a.figures is not None and b.figures is not None and ev.other_figures(a, b):
             return ("a page with little text of its own, and each has a figure the other "
@@ -140,6 +147,8 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
         return (f"two long pages on one site laid out alike, and the content beside their main "
                 f"texts shares {ev.containment(rest, a.long_rest_size, b.long_rest_size):.0%} of "
                 f"the smaller one's word 3-grams (other fields, products or figures)")
+    if ev.fields_part(a, b, same_site):
+        return _FIELDS_REFUSAL
     if not a.short or not b.short:
         if ev._mixed_titles_part(a, b, same_site):
             return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one on one "

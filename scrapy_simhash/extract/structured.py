@@ -1,5 +1,5 @@
 """The text a page keeps outside its visible markup: data scripts and meta descriptions, and
-the documents it embeds.
+the documents it embeds; and the label-value pairs its markup writes (a specification's rows).
 
 A product or listing page rendered by a JavaScript framework often ships a neutral shell whose
 visible text is the same on every page, while what tells one page from another sits in
@@ -10,6 +10,7 @@ pages need that text.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -127,3 +128,55 @@ def embedded_urls(root) -> list[str]:
             if len(urls) == MAX_EMBEDS:
                 break
     return urls
+
+
+#: Where a page's markup pairs a label with a value: a description list's terms, a table's rows
+#: of two cells (outside its navigation and footer).
+_FIELD_MARKUP = etree.XPath(
+    "//dt[not(ancestor::nav or ancestor::footer)]"
+    " | //tr[count(*) = 2][not(ancestor::nav or ancestor::footer)]"
+)
+#: At most this many of a page's label-value pairs are read.
+MAX_FIELDS = 64
+_COLONS = ":\uff1a "  # (a label may end with its colon: "Colour:")
+
+
+def field_lines(root) -> list[str]:
+    """A page's label-value pairs as its markup writes them, each as "label: value": a term and
+    the description after it (``<dt>Colour</dt><dd>White</dd>``), a table row of a label cell
+    and a value cell (``<tr><th>Region</th><td>Seoul</td></tr>``); never raises."""
+    if root is None:
+        return []
+    lines: list[str] = []
+    with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
+        for element in _FIELD_MARKUP(root):
+            pair = _pair(element)
+            if pair is not None:
+                lines.append(f"{pair[0]}: {pair[1]}")
+                if len(lines) == MAX_FIELDS:
+                    break
+    return lines
+
+
+def _pair(element) -> tuple[str, str] | None:
+    """The label and value of a ``<dt>`` and the ``<dd>`` after it, or of a table row of a label
+    cell and a ``<td>``; None when it is no such pair, or either is empty."""
+    if element.tag == "dt":
+        value = element.getnext()
+        while value is not None and not isinstance(value.tag, str):
+            value = value.getnext()  # (a comment between them)
+        if value is None or value.tag != "dd":
+            return None
+        label = element
+    else:
+        cells = [cell for cell in element if isinstance(cell.tag, str)]  # (not comments)
+        if len(cells) != 2 or cells[1].tag != "td":
+            return None
+        label, value = cells
+    label_text, value_text = _cell_text(label).rstrip(_COLONS), _cell_text(value)
+    return (label_text, value_text) if label_text and value_text else None
+
+
+def _cell_text(element) -> str:
+    """An element's text, its spaces collapsed (a long one is cut: no field is long)."""
+    return " ".join("".join(element.itertext())[:200].split())

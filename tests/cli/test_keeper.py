@@ -317,3 +317,14 @@ def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: P
     one_site = compare_first_two(workdir, _vacancies_without_figures)
     assert "the content beside their main texts shares" in one_site.stdout
     assert "verdict      different" in one_site.stdout
+
+
+def test_compare_says_when_a_field_makes_two_pages(workdir: Path):
+    from benchmarks.hardneg.fields import job_regions_ko, manuals_pt
+
+    for family in (job_regions_ko, manuals_pt):
+        result = compare_first_two(workdir, family)
+        assert "a field both have" in result.stdout and "verdict      different" in result.stdout
+        # on two sites, or sites not known, a field is not compared
+        unknown = compare_first_two(workdir, family, urls=False)
+        assert "verdict      near-duplicate" in unknown.stdout

@@ -1,4 +1,5 @@
-"""The text a page keeps outside its visible markup: data scripts, states and descriptions."""
+"""The text a page keeps outside its visible markup: data scripts, states and descriptions,
+embedded documents, and the label-value pairs its markup writes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import json
 import pytest
 
 from scrapy_simhash.extract.parsing import parse_html
-from scrapy_simhash.extract.structured import MAX_CHARS, embedded_urls, structured_text
+from scrapy_simhash.extract.structured import (
+    MAX_CHARS,
+    MAX_FIELDS,
+    embedded_urls,
+    field_lines,
+    structured_text,
+)
 
 PRODUCT = {"name": "Oak dining table 160 cm", "price": 499, "sku": "FUR-7000", "stock": True}
 
@@ -82,3 +89,18 @@ def test_embedded_documents_are_listed_as_written():
                  "<iframe></iframe>")
     assert embedded_urls(root) == ["/content/3", "/content/4", "/reports/2024.pdf", "/v/a1.mp4"]
     assert embedded_urls(None) == []
+
+
+def test_label_value_pairs_of_the_markup_are_read_as_field_lines():
+    root = _page("<dl><div><dt>Colour:</dt> <dd>White</dd></div><dt>Size</dt><!-- S-XL -->"
+                 "<dd> M </dd><dt>Orphan</dt></dl>"
+                 "<table><tr><th>근무지역</th><td>서울 <b>강남구</b></td></tr>"
+                 "<tr><td>Brand</td><!-- make --><td>Chevrolet</td></tr>"
+                 "<tr><td>a</td><td>b</td><td>c</td></tr><tr><th>Year</th><th>Model</th></tr>"
+                 "</table><nav><dl><dt>Menu</dt><dd>Shop</dd></dl></nav>"
+                 "<footer><table><tr><td>Phone</td><td>support</td></tr></table></footer>")
+    assert field_lines(root) == ["Colour: White", "Size: M", "근무지역: 서울 강남구",
+                                 "Brand: Chevrolet"]
+    rows = "".join(f"<dt>Label {n}</dt><dd>Value</dd>" for n in range(MAX_FIELDS + 5))
+    assert len(field_lines(_page(f"<dl>{rows}</dl>"))) == MAX_FIELDS
+    assert field_lines(None) == []
