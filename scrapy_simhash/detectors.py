@@ -71,12 +71,11 @@ def _digest64(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
 
 
-def _own_fields(text: str, comments: str, markup: list[str]) -> np.ndarray | None:
+def _own_fields(lines: Iterable[str], comments: str, markup: list[str]) -> np.ndarray | None:
     """The fields of a page (:func:`scrapy_simhash.evidence.field_codes`): the "Label: value"
     lines of its own text (not its links', which name other pages, nor its comments': a
     reader's "Name: Ann" is no field of the page) and the pairs its markup writes
     (:func:`scrapy_simhash.extract.structured.field_lines`)."""
-    lines: Iterable[str] = text.split("\n")
     if comments:
         skipped = set(comments.split("\n"))
         lines = (line for line in lines if line not in skipped)
@@ -161,7 +160,7 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
-        from scrapy_simhash.extract.structured import embedded_urls, field_lines
+        from scrapy_simhash.extract.structured import markup_parts
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -175,6 +174,9 @@ class Detector(ABC):
         # its own comments: not its text, but what tells one page of them from the next
         comment_text = "" if weak else extraction.comment_text()
         comments = ev.shingle_hashes(comment_text)[0] if comment_text else None
+        # (one walk of the tree: the documents it embeds, the fields its markup writes)
+        embedded, markup_fields = markup_parts(root)
+        fields = _own_fields(extraction.colon_lines(), comment_text, markup_fields)
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
             # whose words may name its title's too, and its layout (its template's elements)
@@ -184,8 +186,6 @@ class Detector(ABC):
             title, named = ev.named_title(extraction.declared_title, named_by)
             # what its URL selects that its text names ("?strength=100mg" over "100 mg")
             selections = ev.named_selections(url, extraction.text, rest_text)
-            fields = _own_fields(extraction.content_text(unlinked=True), comment_text,
-                                 field_lines(root))
             return Signed(signature, ev.of_long(main, words, title, named, rest,
                                                 ev.line_hashes(layout_marks(root)),
                                                 np.union1d(main_figures, rest_figures),
@@ -197,13 +197,12 @@ class Detector(ABC):
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
         title = ev.title_hashes(extraction.headed_title)
-        embeds = ev.embed_codes(embedded_urls(root), url)  # (frames, players, viewers)
+        embeds = ev.embed_codes(embedded, url)  # (frames, players, viewers)
         # its own text: a link's is another page's (a list of the development's other homes and
         # their prices, which every page of the development shows but for its own)
         own_text = extraction.content_text(unlinked=True)
         # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
         selections = ev.named_selections(url, own_text)
-        fields = _own_fields(own_text, comment_text, field_lines(root))
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             figures = ev.sketch(ev.figure_words(own_text), ev.FIGURES_SKETCH_SIZE)

@@ -1387,6 +1387,20 @@ class Extraction:
                 break
         return rest
 
+    def colon_lines(self, max_chars: int = 80) -> list[str]:
+        """The lines of at most ``max_chars`` characters with a colon in them of the page's own
+        content (:meth:`content_text`'s blocks that are not mostly link text): where its
+        "Label: value" fields are."""
+        if self.page is None or self.article is None:
+            blocks = iter([(self.text.replace("\n", LINE_BREAK), True, 0)])
+        else:
+            blocks = zip(self.page.block_text, self._content_blocks, self.page.block_link_chars,
+                         strict=True)
+        return [line for text, keep, links in blocks
+                if (":" in text or "\uff1a" in text) and keep and links * 2 <= len(text)
+                for line in _lines(text)
+                if len(line) <= max_chars and (":" in line or "\uff1a" in line)]
+
     def entry_links(self) -> tuple[list[str], list[str]]:
         """The targets (``href`` as written) of the page's entries: the links outside nodes
         named or tagged as chrome whose entry, the nearest node around the link (at most

@@ -101,61 +101,71 @@ def _walked(data: object) -> str:
     return " ".join(out)
 
 
-#: Where a page embeds another document: a frame, a player, a viewer.
-_EMBEDDED = etree.XPath(
-    "//iframe/@src | //iframe/@data-src | //frame/@src | //embed/@src | //object/@data"
-    " | //video/@src | //video/source/@src | //audio/@src | //audio/source/@src"
-)
+#: Where a page embeds another document (a frame, a player, a viewer): the attributes of each
+#: tag that name it (a ``<source>`` of a ``<video>`` or an ``<audio>``: its ``src``).
+_EMBED_ATTRIBUTES = {"iframe": ("src", "data-src"), "frame": ("src",), "embed": ("src",),
+                     "object": ("data",), "video": ("src",), "audio": ("src",),
+                     "source": ("src",)}
+_PLAYERS = ("video", "audio")
 #: At most this many of a page's embedded URLs are read.
 MAX_EMBEDS = 32
+_NOT_DOCUMENTS = ("about:", "javascript:", "data:", "blob:")
+
+#: Where a page's markup pairs a label with a value: a term, a table's row.
+_FIELD_TAGS = ("dt", "tr")
+#: Where a page's markup does not write its own fields: its navigation and footer.
+_NOT_FIELDS = frozenset(("nav", "footer"))
+#: At most this many of a page's label-value pairs are read.
+MAX_FIELDS = 64
+_COLONS = ":\uff1a "  # (a label may end with its colon: "Colour:")
 
 
 def embedded_urls(root) -> list[str]:
     """The URLs (as written) of the documents a page embeds: frames (their lazy ``data-src``
     too), players, viewers (an article in an ``<iframe>``, a report's PDF in an ``<object>``, a
     video); never raises."""
-    if root is None:
-        return []
-    try:
-        found = _EMBEDDED(root)
-    except Exception:  # defensive: an odd tree must not stop a crawl
-        return []
-    urls = []
-    for value in found:
-        url = str(value).strip()
-        if url and not url[:11].lower().startswith(("about:", "javascript:", "data:", "blob:")):
-            urls.append(url)
-            if len(urls) == MAX_EMBEDS:
-                break
-    return urls
-
-
-#: Where a page's markup pairs a label with a value: a description list's terms, a table's rows
-#: of two cells (outside its navigation and footer).
-_FIELD_MARKUP = etree.XPath(
-    "//dt[not(ancestor::nav or ancestor::footer)]"
-    " | //tr[count(*) = 2][not(ancestor::nav or ancestor::footer)]"
-)
-#: At most this many of a page's label-value pairs are read.
-MAX_FIELDS = 64
-_COLONS = ":\uff1a "  # (a label may end with its colon: "Colour:")
+    return markup_parts(root)[0]
 
 
 def field_lines(root) -> list[str]:
     """A page's label-value pairs as its markup writes them, each as "label: value": a term and
     the description after it (``<dt>Colour</dt><dd>White</dd>``), a table row of a label cell
-    and a value cell (``<tr><th>Region</th><td>Seoul</td></tr>``); never raises."""
-    if root is None:
-        return []
+    and a value cell (``<tr><th>Region</th><td>Seoul</td></tr>``), outside its navigation and
+    footer; never raises."""
+    return markup_parts(root)[1]
+
+
+def markup_parts(root) -> tuple[list[str], list[str]]:
+    """:func:`embedded_urls` and :func:`field_lines` from one walk of the tree (a walk costs as
+    much as the rest of the two together); never raises."""
+    urls: list[str] = []
     lines: list[str] = []
+    if root is None:
+        return urls, lines
     with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
-        for element in _FIELD_MARKUP(root):
-            pair = _pair(element)
-            if pair is not None:
-                lines.append(f"{pair[0]}: {pair[1]}")
-                if len(lines) == MAX_FIELDS:
-                    break
-    return lines
+        for element in root.iter(*_EMBED_ATTRIBUTES, *_FIELD_TAGS):
+            tag = element.tag
+            if tag in _FIELD_TAGS:
+                if len(lines) < MAX_FIELDS:
+                    pair = _pair(element)
+                    if pair is not None and not any(
+                            outer.tag in _NOT_FIELDS for outer in element.iterancestors()):
+                        lines.append(f"{pair[0]}: {pair[1]}")
+                continue
+            if len(urls) == MAX_EMBEDS:
+                continue
+            if tag == "source":
+                parent = element.getparent()
+                if parent is None or parent.tag not in _PLAYERS:
+                    continue  # (a picture's)
+            names = _EMBED_ATTRIBUTES[tag]
+            for name, value in element.items():  # (in the element's order, as XPath's)
+                url = value.strip() if name in names else ""
+                if url and not url[:11].lower().startswith(_NOT_DOCUMENTS):
+                    urls.append(url)
+                    if len(urls) == MAX_EMBEDS:
+                        break
+    return urls, lines
 
 
 def _pair(element) -> tuple[str, str] | None:
@@ -169,6 +179,8 @@ def _pair(element) -> tuple[str, str] | None:
             return None
         label = element
     else:
+        if not 2 <= len(element) <= 4:  # (most rows: a table's, of more cells)
+            return None
         cells = [cell for cell in element if isinstance(cell.tag, str)]  # (not comments)
         if len(cells) != 2 or cells[1].tag != "td":
             return None
@@ -178,5 +190,12 @@ def _pair(element) -> tuple[str, str] | None:
 
 
 def _cell_text(element) -> str:
-    """An element's text, its spaces collapsed (a long one is cut: no field is long)."""
-    return " ".join("".join(element.itertext())[:200].split())
+    """An element's text, its spaces collapsed, read up to 200 characters (no field is long: a
+    layout table's cell holds a whole page)."""
+    parts, size = [], 0
+    for part in element.itertext():
+        parts.append(part)
+        size += len(part)
+        if size > 200:
+            break
+    return " ".join("".join(parts)[:200].split())
