@@ -340,13 +340,14 @@ def _numeral_runs(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
 
 #: A title's words, as :func:`_word_bounds` reads a text: each CJK ideograph or kana alone,
 #: each letter of :data:`_CLUSTERED` with its marks, else runs of word characters with the
-#: combining marks after them.
+#: combining marks after them, and a "+", "++" or "#" that ends one: "S24" and "S24+", "C",
+#: "C++" and "C#" are other products and languages.
 _SPACELESS_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _SPACELESS)
 _CLUSTERED_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _CLUSTERED)
 _TITLE_CHAR = f"(?:[^\\W{_SPACELESS_CLASS}{_CLUSTERED_CLASS}]|\\d)"
 _TITLE_RUN = f"{_TITLE_CHAR}(?:{_TITLE_CHAR}|[{MARK_CLASS}])*"
 _TITLE_WORD = re.compile(f"[{_SPACELESS_CLASS}]|(?![\\d{MARK_CLASS}])(?=\\w)[{_CLUSTERED_CLASS}]"
-                         f"[{MARK_CLASS}]*|{_TITLE_RUN}")
+                         f"[{MARK_CLASS}]*|{_TITLE_RUN}(?:\\+\\+?|#)?")
 #: Words that code, versions and dates join without a space ("client.get_object", "2.3.10",
 #: "2025-03-12", "mg-10-red"), one title word beside their parts: "2.3.1" is not "2.3.11"
 #: although each one's parts are the other's.
@@ -365,10 +366,19 @@ def _unaccented(text: str) -> str:
     return unicodedata.normalize("NFC", _ACCENT.sub("", unicodedata.normalize("NFKD", text)))
 
 
+#: Letters that only Vietnamese writes (its tones on vowels, "ơ", "ư", "đ"): in its titles the
+#: marks make the word ("Phú Mỹ" and "Phù Mỹ" are two districts), so they are kept.
+_VIETNAMESE = re.compile("[\u1ea0-\u1ef9\u01a0\u01a1\u01af\u01b0\u0110\u0111]")
+
+
 def _plain_title(title: str) -> str:
     """``title`` as its words compare: compatibility forms folded (full-width letters), case
-    folded, accents and apostrophes left out ("Café" and "Cafe", "Grandma's" and "Grandmas")."""
-    return _unaccented(title.casefold()).translate(_APOSTROPHES)
+    folded, accents and apostrophes left out ("Café" and "Cafe", "Grandma's" and "Grandmas");
+    a Vietnamese title keeps its marks (:data:`_VIETNAMESE`)."""
+    folded = title.casefold()
+    if not folded.isascii() and _VIETNAMESE.search(folded):
+        return unicodedata.normalize("NFKC", folded).translate(_APOSTROPHES)
+    return _unaccented(folded).translate(_APOSTROPHES)
 
 
 def title_hashes(title: str) -> np.ndarray:

@@ -969,3 +969,21 @@ def test_a_full_field_sketch_compares_only_the_labels_it_holds_whole():
     other = ev.Evidence(ev._EMPTY, 0, 0, fields=ev.field_codes(
         [f"{labels[last]}: {value}" for value in ("purple", "seven eight")]))
     assert not ev.fields_part(ev.Evidence(ev._EMPTY, 0, 0, fields=full), other, same_site=True)
+
+
+def test_a_plus_or_a_hash_after_a_name_is_part_of_the_title_word():
+    def words(title: str) -> set[str]:
+        return {word for _, word in ev._title_words(title)}
+
+    assert words("Galaxy S24+ (2 pack)") - words("Galaxy S24 (2 pack)") == {"s24+"}
+    assert words("Online C++ Compiler") ^ words("Online C# Compiler") == {"c++", "c#"}
+    assert "c" in words("Online C Compiler") and "disney+" in words("Disney+ Hotstar")
+    assert words("News + Views") == {"news", "views"}  # (a "+" of its own is no word's)
+
+
+def test_a_vietnamese_title_keeps_its_tones():
+    assert ev.title_hashes("Chuyển nhà Phú Mỹ").tolist() != \
+        ev.title_hashes("Chuyển nhà Phù Mỹ").tolist()
+    # other titles compare without their accents ("Café" and "Cafe")
+    assert ev.title_hashes("Café Zürich").tolist() == ev.title_hashes("Cafe Zurich").tolist()
+    assert ev.title_hashes("Phú Mỹ").tolist() == ev.title_hashes("PHÚ MỸ").tolist()

@@ -29,6 +29,7 @@ from . import (
     siblings,
     subset_titles,
     templated,
+    title_marks,
     vowel_signs,
 )
 
@@ -91,6 +92,9 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "branches_en": fields.branches_en,
     "job_regions_ko": fields.job_regions_ko,
     "tee_colours": fields.tee_colours,
+    "compilers": title_marks.compilers,
+    "protectors_plus": title_marks.protectors_plus,
+    "districts_vi": title_marks.districts_vi,
 }
 
 #: Pairs of distinct pages (by their place in the family) that the rules still take for one:

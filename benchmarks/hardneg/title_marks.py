@@ -1,0 +1,107 @@
+"""Pages whose titles differ by a mark their words carry: a "+", "++" or "#" after a name
+("Galaxy S24" and "S24+", "C", "C++" and "C#"), a Vietnamese tone ("Phú Mỹ" and "Phù Mỹ", two
+districts). The texts name them as the titles do, and the text's words drop the "+" and "#"."""
+
+from __future__ import annotations
+
+from .chrome import Site, esc, render
+
+Page = tuple[str, str]
+
+CODE_SITE = Site(
+    name="CodeRun",
+    domain="www.coderun.example.dev",
+    tagline="Run code in your browser",
+    nav=("Compilers", "Snippets", "Classroom", "Pricing", "Docs", "Blog"),
+    related_heading="Other compilers",
+)
+LANGUAGES = ("C", "C++", "C#", "F#", "J#", "Go", "R", "D", "Objective-C", "Objective-C++")
+
+
+def compilers() -> list[Page]:
+    """An online compiler's pages, one language each, in one text that names the language."""
+    pages = []
+    for number, language in enumerate(LANGUAGES, start=1):
+        name = esc(language)
+        main = (f"<h1>Online {name} Compiler</h1>"
+                f"<p>Write, run and share {name} code online with CodeRun's free {name} compiler. "
+                "No installation or sign-up is needed: type your program in the editor, press "
+                "Run and see the output in a second.</p>"
+                f"<p>The online {name} compiler supports standard input, multiple files and the "
+                "most common libraries. Programs can run for up to ten seconds and use up to "
+                "256 MB of memory.</p>"
+                "<p>Use it to practise for interviews, try a snippet from a tutorial, or share a "
+                f"link to your {name} code with a colleague.</p>")
+        pages.append((f"https://{CODE_SITE.domain}/compilers/{number}",
+                      render(CODE_SITE, title=f"Online {language} Compiler", main=main,
+                             breadcrumbs=[("Compilers", "/compilers/")])))
+    return pages
+
+
+CASE_SITE = Site(
+    name="CaseCraft",
+    domain="www.casecraft.example.com",
+    tagline="Protection that fits",
+    nav=("Phone cases", "Screen protectors", "Chargers", "Watch bands", "Deals", "Help"),
+    related_heading="Fits other phones",
+)
+PHONES = ("S21", "S21+", "S22", "S22+", "S23", "S23+", "S24", "S24+", "S25", "S25+")
+
+
+def protectors_plus() -> list[Page]:
+    """A screen protector per phone, the "+" model beside the plain one: one price, one text
+    that names the phone."""
+    pages = []
+    for number, phone in enumerate(PHONES, start=1):
+        name = esc(f"Samsung Galaxy {phone}")
+        main = (f"<h1>Tempered Glass Screen Protector for {name}</h1>"
+                '<p class="price">£9.99</p>'
+                f"<p>Cut to fit the {name} edge to edge, with a cut-out for the front camera. "
+                "The 9H glass resists scratches and drops, keeps the touch screen responsive "
+                "and works with the fingerprint reader.</p>"
+                "<p>Two protectors and an alignment frame in the box.</p>")
+        pages.append((f"https://{CASE_SITE.domain}/protectors/{number}",
+                      render(CASE_SITE, title=f"Screen Protector for {phone}", main=main,
+                             breadcrumbs=[("Screen protectors", "/protectors/")])))
+    return pages
+
+
+VI_SITE = Site(
+    name="Chuyển Nhà Việt",
+    domain="www.chuyennhaviet.example.vn",
+    tagline="Chuyển nhà trọn gói, an tâm trọn vẹn",
+    nav=("Trang chủ", "Dịch vụ", "Bảng giá", "Khu vực", "Tin tức", "Liên hệ"),
+    lang="vi",
+    skip="Bỏ qua nội dung",
+    cookie="Trang web sử dụng cookie để cải thiện trải nghiệm của bạn.",
+    cookie_buttons=("Đồng ý", "Từ chối", "Tùy chọn"),
+    search="Tìm kiếm",
+    account=("Đăng nhập", "Đăng ký", "Trợ giúp"),
+    home="Trang chủ",
+    newsletter=("Nhận ưu đãi", "Nhận thông tin khuyến mãi qua email.", "Đăng ký"),
+    related_heading="Khu vực khác",
+    footer_columns=(("Công ty", ("Giới thiệu", "Tuyển dụng")),
+                    ("Hỗ trợ", ("Câu hỏi thường gặp", "Chính sách"))),
+    legal="Bảo lưu mọi quyền.",
+)
+#: districts whose names differ by a tone alone, two by two
+DISTRICTS = ("Phú Mỹ", "Phù Mỹ", "Phú Yên", "Phù Yên", "Phú Ninh", "Phù Ninh", "Phú Cừ",
+             "Phù Cừ", "Tân Phú", "Tân Phù")
+
+
+def districts_vi() -> list[Page]:
+    """A moving company's page per district, the district in the title and the text."""
+    pages = []
+    for number, district in enumerate(DISTRICTS, start=1):
+        name = esc(district)
+        main = ("<h1>Dịch vụ chuyển nhà trọn gói giá rẻ, uy tín</h1>"
+                f"<p>Bạn đang cần chuyển nhà tại {name}? Chúng tôi cung cấp dịch vụ chuyển nhà "
+                f"trọn gói tại {name} với đội ngũ nhân viên chuyên nghiệp, xe tải đủ loại và "
+                "quy trình đóng gói cẩn thận.</p>"
+                "<p>Dịch vụ bao gồm khảo sát miễn phí, tháo lắp đồ đạc, đóng gói bằng thùng "
+                "carton và màng xốp, vận chuyển và sắp xếp lại tại nhà mới.</p>"
+                f"<p>Văn phòng của chúng tôi tại {name} làm việc từ thứ Hai đến Chủ nhật.</p>")
+        pages.append((f"https://{VI_SITE.domain}/khu-vuc/{number}",
+                      render(VI_SITE, title=f"Chuyển nhà trọn gói {district}", main=main,
+                             breadcrumbs=[("Khu vực", "/khu-vuc/")])))
+    return pages
