@@ -60,6 +60,7 @@ from scrapy_simhash.crawl.workers import WorkerError
 from scrapy_simhash.index.base import (
     IndexAuthenticationError,
     IndexUnavailable,
+    Match,
     NearDuplicateIndexError,
 )
 
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from scrapy_simhash.detectors import Detector
-    from scrapy_simhash.index import Match, NearDuplicateIndex
+    from scrapy_simhash.index import NearDuplicateIndex
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +97,11 @@ TEMPLATE_MAX_WORDS = 300
 #: Distinct pages withdrawn as no content (a ban page, an interstitial) a crawl remembers: a page
 #: like one of them is no content either (see :meth:`Deduplicator.like_not_content`).
 MAX_NOT_CONTENT_SHAPES = 64
+#: Weak pages (a few words of their own: a ban page, an interstitial, a form) this crawl stored,
+#: whose keys it remembers: a weak page is dropped only against one of them, never against an
+#: earlier crawl's (see :meth:`Deduplicator._weak_of_earlier_crawl`). Past this many, later ones
+#: are not remembered: their look-alikes are kept, the safer error.
+MAX_WEAK_KEYS = 200_000
 #: A candidate another process has just stored may not have its evidence yet (stored by that
 #: process's next call): read it again this many times, this long apart, on an index other
 #: processes share, before the page is kept unconfirmed. After this many candidates stay
@@ -212,6 +218,7 @@ class Deduplicator:
         self.evidence = EvidenceStore(self)
         self.templates = Templates(self)
         self._not_content: list[Any] = []  # signatures of pages withdrawn as no content
+        self._weak_keys: set[int] = set()  # hashes of the weak pages' keys this crawl stored
         self._waits_in_vain = 0  # candidates whose evidence never came (see EVIDENCE_REREADS)
         self._warned_withdraw = False
         #: The index's thread, deadline and breaker; None: the index is called inline.
@@ -714,7 +721,8 @@ class Deduplicator:
             return Outcome(KEPT, fingerprint=signature)
         own = match.key == key
         reason = ("retry" if retry and own else "start" if start and self.kind == "page"
-                  else "revisit" if listing and own and self.kind == "page" else None)
+                  else "revisit" if listing and own and self.kind == "page"
+                  else "earlier_weak" if isinstance(match, _EarlierWeakMatch) else None)
         if reason is not None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"{self._prefix}kept/{reason}")
@@ -766,6 +774,8 @@ class Deduplicator:
             yield "add", index.add, (key, signature)
         if evidence is not None:
             yield from self.evidence.put(key, evidence)
+            if evidence.weak and len(self._weak_keys) < MAX_WEAK_KEYS:
+                self._weak_keys.add(hash(key))
         return None
 
     def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any) -> Steps:
@@ -801,9 +811,23 @@ class Deduplicator:
                 continue
             same_site = ev.same_site(key, candidate.key)
             if found is not None and self.detector.confirms(evidence, found, same_site):
+                if self._weak_of_earlier_crawl(evidence, candidate):
+                    return _EarlierWeakMatch(candidate.key, candidate.fingerprint,
+                                             candidate.distance)
                 return templates.matched(candidate, found)
         self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
         return None
+
+    def _weak_of_earlier_crawl(self, evidence: Any, candidate: Match) -> bool:
+        """Whether a weak page matches a page this crawl did not store: an earlier crawl's, on a
+        persistent index (or another process's of this crawl, when several share it). A ban
+        page or an interstitial an earlier crawl stored (its spider took it for content) would
+        be dropped before the callback that now retries it, and the page behind it lost on every
+        crawl: this crawl's safety nets (templates, withdrawal on a retry) weigh its own pages
+        only. Such a page goes to its callback, not stored again: a few words at worst."""
+        return (self.kind == "page" and evidence.weak
+                and not self.config.index_uri.startswith("memory:")
+                and hash(candidate.key) not in self._weak_keys)
 
     def _evidence_of_the_latest(self, key: str, candidates: list[Match],
                                 stored: list[Any]) -> Steps:
@@ -1157,9 +1181,16 @@ class FailedCrawl:
 
 _KEPT_WHY = {
     "start": "a start request (the crawl's roots are never dropped)",
+    "earlier_weak": "a page with little text of its own, like one an earlier crawl stored (a "
+                    "ban page or an interstitial, maybe: its callback decides)",
     "revisit": "a listing met again under its own URL (its entries lead to the pages added "
                "since)",
 }
+
+
+class _EarlierWeakMatch(Match):
+    """A weak page's confirmed match that an earlier crawl stored (see
+    :meth:`Deduplicator._weak_of_earlier_crawl`): kept, not stored again."""
 
 
 def _is_listing(signed: Any) -> bool:

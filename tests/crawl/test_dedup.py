@@ -1,5 +1,6 @@
 """DecisionOrder: with worker processes, decisions follow the order the checks began; the
-index's calls off the reactor: its thread, deadline and circuit breaker."""
+index's calls off the reactor: its thread, deadline and circuit breaker; what an earlier
+crawl stored on a persistent index."""
 
 from __future__ import annotations
 
@@ -530,3 +531,41 @@ def test_the_index_s_thread_makes_the_decisions_the_inline_calls_make(tmp_path):
         decisions.append([(o.action, o.reason, o.match and o.match.key) for o in outcomes])
     assert decisions[0] == decisions[1]
     assert sum(action == "dropped" for action, _, _ in decisions[0]) >= 12
+
+
+_BAN = ("<html><head><title>Access Denied</title></head><body><h1>Access Denied</h1><p>You "
+        "don't have permission to access this page on this server. Our security service has "
+        "blocked your request because it looks automated. Please verify you are human and try "
+        "again later, or contact the site owner.</p></body></html>")
+
+
+def test_a_weak_page_is_dropped_against_this_crawls_pages_only(tmp_path):
+    """A ban page an earlier crawl stored would hide the page behind it from every later
+    crawl's callback: a weak page is kept (not stored again) against an earlier crawl's; a
+    long page, or a weak one against this crawl's, is dropped as before."""
+    from benchmarks.hardneg.news import articles
+
+    story = articles(1)[0][1]
+    db = tmp_path / "seen.db"
+    first = _offloaded(db, timeout=0)
+    try:
+        signed = [first.detector.sign_html(html, None, url) for url, html in (
+            ("http://a.test/p/0", _BAN), ("http://a.test/story", story))]
+        assert signed[0].evidence.weak and not signed[1].evidence.weak
+        assert first.decide("http://a.test/p/0", signed[0]).action == "kept"
+        assert first.decide("http://a.test/story", signed[1]).action == "kept"
+        dropped = first.decide("http://a.test/p/1", signed[0])  # (this crawl's ban page)
+        assert dropped.dropped and dropped.match.key == "http://a.test/p/0"
+    finally:
+        first.close()
+    second = _offloaded(db, timeout=0)
+    try:
+        size = len(second.index)
+        for key in ("http://a.test/p/0", "http://a.test/p/2"):
+            outcome = second.decide(key, signed[0])
+            assert (outcome.action, outcome.reason) == ("kept", "earlier_weak")
+        assert len(second.index) == size  # (not stored again)
+        assert second.stats.get_value("simhash/pages/kept/earlier_weak") == 2
+        assert second.decide("http://a.test/story", signed[1]).dropped
+    finally:
+        second.close()

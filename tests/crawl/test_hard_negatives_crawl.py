@@ -230,3 +230,47 @@ def test_every_url_a_ban_page_answers_reaches_the_callback_until_its_retries_are
     given_up = sorted(item["url"] for item in result.items if item.get("banned"))
     assert given_up == sorted(site.url + path for path in family_of), result.stats
     assert result.stats["simhash/pages/kept/not_content"] >= 6
+
+
+# The same spider on a persistent index (argv: site URL, output folder, index URI, "naive" or
+# "retry"): a naive spider does not yet know the site's ban page and yields it as an item.
+PERSISTENT_SPIDER_SCRIPT = SPIDER_SCRIPT.replace(
+    "url, out = sys.argv[1], sys.argv[2]",
+    "url, out, index_uri, mode = sys.argv[1:5]",
+).replace(
+    '{"ADDONS": {"scrapy_simhash.Addon": 0}}',
+    '{"ADDONS": {"scrapy_simhash.Addon": 0}, "SIMHASH_INDEX_URI": index_uri}',
+).replace(
+    f"if {BAN_MARK!r} in response.body:",
+    f"if mode == 'retry' and {BAN_MARK!r} in response.body:",
+)
+
+
+#: A CDN's ban page: a few words, the same for every URL (status 200).
+SHORT_BAN_PAGE = (b"<!DOCTYPE html><html><head><title>Access Denied</title></head><body>"
+                  b"<h1>Access Denied</h1><p>You don't have permission to access this page on "
+                  b"this server. Our security service has blocked your request because it "
+                  b"looks automated. Please verify you are human and try again later, or "
+                  b"contact the site owner.</p><p>Reference number 18.2f4c1002</p></body></html>")
+
+
+def test_ban_pages_an_earlier_crawl_stored_do_not_hide_the_pages_behind_them(tmp_path):
+    """A first crawl whose spider took the site's ban page for content stored it in a SQLite
+    index; the next crawl, whose spider retries ban pages, must still reach every article: a
+    weak page (a few words of its own) is not dropped against an earlier crawl's."""
+    assert "index_uri" in PERSISTENT_SPIDER_SCRIPT and "mode == 'retry'" in PERSISTENT_SPIDER_SCRIPT
+    pages, family_of = site_pages({"article": articles(5)})  # (too few for a template)
+    index_uri = f"sqlite:///{tmp_path / 'seen.db'}"
+    for mode in ("naive", "retry"):
+        site = PagesSite(pages, first_answer=SHORT_BAN_PAGE)  # (banned once a URL)
+        site.start()
+        try:
+            result = run_crawl(site, tmp_path / mode, index_uri, mode,
+                               script=PERSISTENT_SPIDER_SCRIPT, timeout=CRAWL_TIMEOUT)
+        finally:
+            site.stop()
+        assert result.returncode == 0 and "Spider closed (finished)" in result.log, \
+            result.log[-3000:]
+    lost = lost_pages(result, site.url, family_of)
+    assert not lost, describe(lost, family_of, result.stats)
+    assert result.stats.get("simhash/pages/kept/earlier_weak", 0) >= 1, result.stats
