@@ -196,6 +196,8 @@ class Detector(ABC):
         page, page_words = ev.shingle_hashes(extraction.page_text(titled=weak))
         data = structured_text(root) if page_words < ev.THIN_WORDS else ""
         data_hashes = ev.shingle_hashes(data)[0]
+        # (a shell's data: its product's id and price beside the same notice on every page)
+        data_figures = ev.figure_words(data) if data else None
         title = ev.title_hashes(extraction.headed_title)
         embeds = ev.embed_codes(embedded, url)  # (frames, players, viewers)
         # its own text: a link's is another page's (a list of the development's other homes and
@@ -205,7 +207,10 @@ class Detector(ABC):
         selections = ev.named_selections(url, own_text)
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
-            figures = ev.sketch(ev.figure_words(own_text), ev.FIGURES_SKETCH_SIZE)
+            own_figures = ev.figure_words(own_text)
+            if data_figures is not None:
+                own_figures = np.union1d(own_figures, data_figures)
+            figures = ev.sketch(own_figures, ev.FIGURES_SKETCH_SIZE)
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title, links=links, figures=figures,
                                                   embeds=embeds, selections=selections,
@@ -214,6 +219,8 @@ class Detector(ABC):
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):
             content_figures = ev.figure_words(own_text)
+        if data_figures is not None:
+            content_figures = np.union1d(content_figures, data_figures)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)

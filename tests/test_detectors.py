@@ -584,3 +584,14 @@ def test_pages_with_little_text_and_other_figures_are_two_pages():
                                  url_b="https://s.example/c/3")
     assert is_near_duplicate(class_page(1), class_page(1), url_a="https://s.example/c/1",
                              url_b="https://s.example/c/1?utm_source=x")
+
+
+def test_shells_are_told_apart_by_the_figures_of_their_data():
+    """Client-rendered shells with the same notice on every page, each product's id and price
+    only in a data script of a few short fields: too little of a rest to compare, but other
+    figures; a copy at another URL has the same data."""
+    from benchmarks.hardneg.shells import short_data_shells
+
+    (url_a, a), (url_b, b) = short_data_shells()[:2]
+    assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+    assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "?utm_source=feed")

@@ -25,6 +25,7 @@ from . import (
     names,
     notices,
     shared_text,
+    shells,
     short_marks,
     siblings,
     subset_titles,
@@ -95,6 +96,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "compilers": title_marks.compilers,
     "protectors_plus": title_marks.protectors_plus,
     "districts_vi": title_marks.districts_vi,
+    "short_data_shells": shells.short_data_shells,
 }
 
 #: Pairs of distinct pages (by their place in the family) that the rules still take for one:
