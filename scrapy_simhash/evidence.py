@@ -388,9 +388,19 @@ def title_hashes(title: str) -> np.ndarray:
     return np.array([crc for crc, _ in _title_words(title)], dtype=_U32)
 
 
+#: A route or a conversion as a title writes it, one way: "Leeds to York", "USD → EUR",
+#: "東京から大阪", "北京至天津", "दिल्ली से आगरा". The words around the connector, in their order,
+#: are one title word more ("leeds>york"): the way back has the same words, not that one.
+_NAME = f"((?:\\w|[{MARK_CLASS}])+)"  # (a word with its vowel signs: "दिल्ली")
+_DIRECTED = re.compile(f"{_NAME}\\s+(?:to|से)\\s+{_NAME}|{_NAME}\\s*(?:→|->|⇒|⟶)\\s*{_NAME}"
+                       "|(\\w)(?:から|至|到)(\\w)")
+
+
 def _title_words(title: str) -> list[tuple[int, str]]:
     """The words of :func:`title_hashes` with their CRC-32s, in the sketch's order."""
-    words = set(_title_spellings(_plain_title(title[:TITLE_MAX_CHARS * 4])))
+    plain = _plain_title(title[:TITLE_MAX_CHARS * 4])
+    words = set(_title_spellings(plain))
+    words.update(">".join(filter(None, found.groups())) for found in _DIRECTED.finditer(plain))
     return sorted((zlib.crc32(word.encode("utf-8", "surrogatepass")), word)
                   for word in words)[:TITLE_SKETCH_SIZE]
 

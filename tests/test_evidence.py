@@ -987,3 +987,20 @@ def test_a_vietnamese_title_keeps_its_tones():
     # other titles compare without their accents ("Café" and "Cafe")
     assert ev.title_hashes("Café Zürich").tolist() == ev.title_hashes("Cafe Zurich").tolist()
     assert ev.title_hashes("Phú Mỹ").tolist() == ev.title_hashes("PHÚ MỸ").tolist()
+
+
+def test_a_route_one_way_and_the_way_back_have_other_titles():
+    def directed(title: str) -> set[str]:
+        return {word for _, word in ev._title_words(title) if ">" in word}
+
+    assert directed("Trains from Leeds to York") == {"leeds>york"}
+    assert directed("USD → EUR converter") == {"usd>eur"}
+    assert directed("दिल्ली से आगरा ट्रेन") == {"दिल्ली>आगरा"}
+    assert directed("東京から大阪までの時刻表") == {"京>大"}
+    assert directed("北京至天津列车时刻表") == {"京>天"}
+    # the same words in the other order: each title has a word the other lacks
+    assert ev._each_lacks(ev.title_hashes("London to Paris trains"),
+                          ev.title_hashes("Paris to London trains"), ev.TITLE_SKETCH_SIZE)
+    assert not ev._each_lacks(ev.title_hashes("London to Paris trains"),
+                              ev.title_hashes("London to Paris trains (print)"),
+                              ev.TITLE_SKETCH_SIZE)

@@ -1,6 +1,7 @@
 """Pages whose titles differ by a mark their words carry: a "+", "++" or "#" after a name
 ("Galaxy S24" and "S24+", "C", "C++" and "C#"), a Vietnamese tone ("Phú Mỹ" and "Phù Mỹ", two
-districts). The texts name them as the titles do, and the text's words drop the "+" and "#"."""
+districts), or by their order alone ("London to Paris", "Paris to London"). The texts name
+them as the titles do, and the text's words drop the "+" and "#"."""
 
 from __future__ import annotations
 
@@ -104,4 +105,64 @@ def districts_vi() -> list[Page]:
         pages.append((f"https://{VI_SITE.domain}/khu-vuc/{number}",
                       render(VI_SITE, title=f"Chuyển nhà trọn gói {district}", main=main,
                              breadcrumbs=[("Khu vực", "/khu-vuc/")])))
+    return pages
+
+
+RAIL_SITE = Site(
+    name="RailPlanner",
+    domain="www.railplanner.example.com",
+    tagline="Every train, every station",
+    nav=("Journeys", "Timetables", "Tickets", "Railcards", "Stations", "Help"),
+    related_heading="Other routes",
+)
+ROUTES = (("London", "Paris"), ("Leeds", "York"), ("Madrid", "Barcelona"),
+          ("Vienna", "Salzburg"), ("Milan", "Turin"))
+
+
+#: beside every timetable
+RAIL_FACTS = (
+    "Children under five travel free when they do not take up a seat.",
+    "Bicycles can be taken on board in the marked coaches, free of charge.",
+    "Every train has a quiet coach and power sockets at most seats.",
+    "Tickets bought at the station cost the same as tickets bought online.",
+    "Railcards give a third off most fares for a year.",
+    "Pets travel free on a lead or in a carrier.",
+    "Assistance for passengers with reduced mobility can be booked up to two hours ahead.",
+    "Luggage must be labelled with your name and kept with you.",
+    "Seats can be reserved up to three months before the day of travel.",
+    "A buffet car serves hot and cold food and drinks on most services.",
+    "Season tickets pay for themselves after about three return journeys a week.",
+    "Group tickets for three to nine adults save a third on the standard fare.",
+    "Open returns are valid for a month from the day of the outward journey.",
+    "If your train is more than an hour late you can claim half of the fare back.",
+    "Station car parks fill early on weekdays; book a space online the day before.",
+    "Ticket machines take cards, contactless payments and phones, but not banknotes.",
+    "First class tickets include a light meal, newspapers and a lounge at the station.",
+    "Connections are guaranteed when both trains are on one ticket.",
+    "Lost property is kept at the terminal station for four weeks.",
+    "Smoking is not allowed on trains or anywhere on the platforms.",
+)
+
+
+def routes_reversed() -> list[Page]:
+    """A timetable per route and one for the way back: the same two stations, the same times
+    (the trains shuttle), the direction only in the order of the names."""
+    times = ("06:10", "07:40", "09:15", "11:45", "14:20", "17:05", "19:30")
+    pages = []
+    for one, other in ROUTES:
+        for start, end in ((one, other), (other, one)):
+            rows = "".join(f"<tr><td>{t}</td><td>{int(t[:2]) + 2:02d}{t[2:]}</td></tr>"
+                           for t in times)
+            main = (f"<h1>{esc(start)} to {esc(end)} trains</h1>"
+                    "<p>Direct trains run every day of the week. Journey times are about two "
+                    "hours; book ahead for the cheapest fares and seat reservations.</p>"
+                    f'<table class="times"><tr><th>Departs</th><th>Arrives</th></tr>{rows}'
+                    "</table><p>Times can change on public holidays and during engineering "
+                    "work: check before you travel.</p>"
+                    '<section class="info"><h2>Good to know</h2><ul>'
+                    + "".join(f"<li>{esc(fact)}</li>" for fact in RAIL_FACTS)
+                    + "</ul></section>")
+            pages.append((f"https://{RAIL_SITE.domain}/timetables/{len(pages) + 1}",
+                          render(RAIL_SITE, title=f"{start} to {end} trains", main=main,
+                                 breadcrumbs=[("Timetables", "/timetables/")])))
     return pages

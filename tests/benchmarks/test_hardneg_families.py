@@ -51,6 +51,7 @@ def test_every_promised_family_is_generated():
         "state_scripts", "unrendered_shells", "url_selections", "photo_slides",
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
         "compilers", "protectors_plus", "districts_vi", "short_data_shells",
+        "routes_reversed",
     }
 
 
