@@ -726,6 +726,12 @@ class Deduplicator:
         if reason is not None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"{self._prefix}kept/{reason}")
+            if reason == "earlier_weak":
+                # the earlier crawl's page stands for this crawl's from now on: its copies
+                # (tracking URLs) are dropped against it, and a retry of this one (a ban page)
+                # takes it out and brings them back
+                self._weak_keys.add(hash(match.key))
+                return Outcome(KEPT, fingerprint=signature, match=match, reason=reason)
             if reason != "retry":
                 logger.debug("Simhash: kept page %s: %s, though within the threshold of %s "
                              "(distance %d)", key, _KEPT_WHY[reason], match.key, match.distance,

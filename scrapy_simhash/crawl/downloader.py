@@ -400,6 +400,11 @@ class SimhashDownloaderMiddleware(DedupComponent):
                 self._learn(response, None, declared)
             elif outcome.reason == "dry_run" and outcome.match is not None:
                 self._learn(response, outcome.match.key, declared)
+            elif outcome.reason == "earlier_weak" and outcome.match is not None:
+                # (like a page an earlier crawl stored, which now stands for it: a retry takes
+                # that one out, and the pages dropped against it come back)
+                request.meta[META_KEY] = outcome.match.key
+                request.meta[META_FINGERPRINT] = outcome.match.fingerprint
         return response
 
     def _learn(
