@@ -500,26 +500,34 @@ FIELD_LABEL_MAX_CHARS = 30
 FIELD_MAX_WORDS = 6
 
 
+def field_pair(line: str) -> tuple[str, str] | None:
+    """A field line's label (case folded) and value, their spaces collapsed (see
+    :data:`_FIELD`); None when the line is none, or its label or value is too long."""
+    if len(line) > FIELD_LABEL_MAX_CHARS + FIELD_MAX_CHARS + 8:
+        return None  # (a paragraph)
+    found = _FIELD.fullmatch(line.rstrip())
+    if found is None:
+        return None
+    label, value = found.groups()
+    if len(label) > FIELD_LABEL_MAX_CHARS or len(value.strip()) > FIELD_MAX_CHARS:
+        return None
+    return " ".join(label.casefold().split()), " ".join(value.split())
+
+
 def field_codes(lines: Iterable[str]) -> np.ndarray | None:
-    """The field lines among ``lines`` (see :data:`_FIELD`; a value of at most
+    """The field lines among ``lines`` (:func:`field_pair`; a value of at most
     :data:`FIELD_MAX_WORDS` words, as a title's, with a letter in it), each word of a value a
-    code: the top half of its label's CRC-32 (case folded) over the bottom half of the word's;
-    the smallest :data:`FIELDS_SKETCH_SIZE`, so by label. None when there are none."""
+    code: the top half of its label's CRC-32 over the bottom half of the word's; the smallest
+    :data:`FIELDS_SKETCH_SIZE`, so by label. None when there are none."""
     codes = set()
     for line in lines:
-        if len(line) > FIELD_LABEL_MAX_CHARS + FIELD_MAX_CHARS + 8:
-            continue  # (a paragraph)
-        found = _FIELD.fullmatch(line.rstrip())
-        if found is None:
+        pair = field_pair(line)
+        if pair is None:
             continue
-        label, value = found.groups()
-        if len(label) > FIELD_LABEL_MAX_CHARS or len(value.strip()) > FIELD_MAX_CHARS:
-            continue
-        words = set(_title_spellings(_plain_title(value)))
+        words = set(_title_spellings(_plain_title(pair[1])))
         if not words or len(words) > FIELD_MAX_WORDS:
             continue
-        label_code = zlib.crc32(" ".join(label.casefold().split()).encode(
-            "utf-8", "surrogatepass")) >> 16 << 16
+        label_code = zlib.crc32(pair[0].encode("utf-8", "surrogatepass")) >> 16 << 16
         codes.update(label_code | zlib.crc32(word.encode("utf-8", "surrogatepass")) & 0xFFFF
                      for word in words)
     if not codes:

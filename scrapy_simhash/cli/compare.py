@@ -60,8 +60,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
                   "interstitial, an error page, a form) in another part of the site (the "
                   "paths' first folders differ)")
         elif detector.within_threshold(a.signature, b.signature) and not duplicate:
+            why = refusal(a.evidence, b.evidence, same_site)
+            if why == _FIELDS_REFUSAL and not args.text:
+                why += _differing_field(shown[0][2], shown[1][2])
             print(f"evidence     {_within_text(detector, a.signature, b.signature)} but the "
-                  f"evidence says distinct: {refusal(a.evidence, b.evidence, same_site)}")
+                  f"evidence says distinct: {why}")
         elif duplicate and a.evidence is not None and b.evidence is not None:
             print(f"evidence     confirms: {agreement(a.evidence, b.evidence, same_site)}")
         print(f"verdict      {'near-duplicate' if duplicate else 'different'}")
@@ -233,6 +236,34 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if not ev.laid_out_alike(a, b):
         return "the titles differ, but the pages are not laid out alike"
     return "the titles differ, but not each in a word that its own page's text names"
+
+
+def _differing_field(data_a: bytes, data_b: bytes) -> str:
+    """": here ``"label: one"`` and ``"label: other"``" for the first field of two saved pages
+    whose values share no word, as the evidence reads fields (its own lines and its markup's
+    pairs); "" when none is found (the evidence keeps hashes of their words only)."""
+    found = [_page_fields(data) for data in (data_a, data_b)]
+    for label, values in found[0].items():
+        other = found[1].get(label)
+        if other and not {v.casefold() for v in values} & {v.casefold() for v in other}:
+            return f': here "{label}: {min(values)}" and "{label}: {min(other)}"'
+    return ""
+
+
+def _page_fields(data: bytes) -> dict[str, set[str]]:
+    """A saved page's fields: label (case folded) -> its values."""
+    from scrapy_simhash.extract.parsing import parse_html
+    from scrapy_simhash.extract.structured import markup_parts
+
+    extraction = _extraction(data)
+    if extraction is None:
+        return {}
+    fields: dict[str, set[str]] = {}
+    for line in [*extraction.colon_lines(), *markup_parts(parse_html(data))[1]]:
+        pair = ev.field_pair(line)
+        if pair is not None:
+            fields.setdefault(pair[0], set()).add(pair[1])
+    return fields
 
 
 def _extraction(data: bytes) -> Any | None:

@@ -322,9 +322,12 @@ def test_compare_says_when_the_data_beside_long_texts_makes_two_pages(workdir: P
 def test_compare_says_when_a_field_makes_two_pages(workdir: Path):
     from benchmarks.hardneg.fields import job_regions_ko, manuals_pt
 
-    for family in (job_regions_ko, manuals_pt):
+    seoul = 'here "근무지역: 서울 강남구" and "근무지역: 서울 송파구"'
+    for family, named in ((job_regions_ko, seoul),
+                          (manuals_pt, 'here "modelo: Onix" and "modelo: Onix Plus"')):
         result = compare_first_two(workdir, family)
         assert "a field both have" in result.stdout and "verdict      different" in result.stdout
+        assert named in result.stdout  # (the field, read again from the saved pages)
         # on two sites, or sites not known, a field is not compared
         unknown = compare_first_two(workdir, family, urls=False)
         assert "verdict      near-duplicate" in unknown.stdout
