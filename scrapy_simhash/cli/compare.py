@@ -252,14 +252,15 @@ def _differing_field(data_a: bytes, data_b: bytes) -> str:
 
 def _page_fields(data: bytes) -> dict[str, set[str]]:
     """A saved page's fields: label (case folded) -> its values."""
+    from scrapy_simhash.extract import extraction_from_tree
     from scrapy_simhash.extract.parsing import parse_html
     from scrapy_simhash.extract.structured import markup_parts
 
-    extraction = _extraction(data)
-    if extraction is None:
+    root = parse_html(data)
+    if root is None:
         return {}
     fields: dict[str, set[str]] = {}
-    for line in [*extraction.colon_lines(), *markup_parts(parse_html(data))[1]]:
+    for line in [*extraction_from_tree(root).colon_lines(), *markup_parts(root)[1]]:
         pair = ev.field_pair(line)
         if pair is not None:
             fields.setdefault(pair[0], set()).add(pair[1])

@@ -726,16 +726,16 @@ class Deduplicator:
         if reason is not None:
             self.stats.inc_value(f"{self._prefix}kept")
             self.stats.inc_value(f"{self._prefix}kept/{reason}")
-            if reason == "earlier_weak":
-                # the earlier crawl's page stands for this crawl's from now on: its copies
-                # (tracking URLs) are dropped against it, and a retry of this one (a ban page)
-                # takes it out and brings them back
-                self._weak_keys.add(hash(match.key))
-                return Outcome(KEPT, fingerprint=signature, match=match, reason=reason)
             if reason != "retry":
                 logger.debug("Simhash: kept page %s: %s, though within the threshold of %s "
                              "(distance %d)", key, _KEPT_WHY[reason], match.key, match.distance,
                              extra={"crawler": self.crawler})
+            if reason == "earlier_weak":
+                # the earlier crawl's page stands for this crawl's from now on: its copies
+                # (tracking URLs) are dropped against it, and a retry of this one (a ban page)
+                # takes it out and brings them back (the match says which)
+                self._remember_weak(match.key)
+                return Outcome(KEPT, fingerprint=signature, match=match, reason=reason)
             return Outcome(KEPT, fingerprint=signature, reason=reason)
         self.stats.inc_value(f"{self._prefix}dropped")
         dry_run = {"dry_run": True} if self.config.dry_run else {}
@@ -780,8 +780,8 @@ class Deduplicator:
             yield "add", index.add, (key, signature)
         if evidence is not None:
             yield from self.evidence.put(key, evidence)
-            if evidence.weak and len(self._weak_keys) < MAX_WEAK_KEYS:
-                self._weak_keys.add(hash(key))
+            if evidence.weak:
+                self._remember_weak(key)
         return None
 
     def _confirmed(self, key: str, nearest: Match, signature: Any, evidence: Any) -> Steps:
@@ -823,6 +823,11 @@ class Deduplicator:
                 return templates.matched(candidate, found)
         self.stats.inc_value(f"{self._prefix}kept/unconfirmed")
         return None
+
+    def _remember_weak(self, key: str) -> None:
+        """Count ``key``'s weak page as this crawl's (up to :data:`MAX_WEAK_KEYS`)."""
+        if len(self._weak_keys) < MAX_WEAK_KEYS:
+            self._weak_keys.add(hash(key))
 
     def _weak_of_earlier_crawl(self, evidence: Any, candidate: Match) -> bool:
         """Whether a weak page matches a page this crawl did not store: an earlier crawl's, on a
