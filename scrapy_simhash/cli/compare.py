@@ -239,9 +239,10 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
 
 
 def _differing_field(data_a: bytes, data_b: bytes) -> str:
-    """": here ``"label: one"`` and ``"label: other"``" for the first field of two saved pages
-    whose values share no word, as the evidence reads fields (its own lines and its markup's
-    pairs); "" when none is found (the evidence keeps hashes of their words only)."""
+    """The words naming the first field of two saved pages whose values differ (case aside),
+    ``': here "label: one" and "label: other"'``, read as the evidence reads fields (their own
+    lines and their markup's pairs); "" when none is found (the evidence keeps hashes of a
+    value's words only, so the pages are read again)."""
     found = [_page_fields(data) for data in (data_a, data_b)]
     for label, values in found[0].items():
         other = found[1].get(label)
