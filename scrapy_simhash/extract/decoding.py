@@ -421,5 +421,5 @@ def _mostly_utf8(body: bytes) -> bool:
     least 20 valid multi-byte characters per invalid byte, from the first non-ASCII byte on."""
     text = _non_ascii_sample(body).decode("utf-8", "replace")
     errors = text.count("\ufffd")
-    multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - errors
+    multibyte = len(text) - len(text.encode("ascii", "ignore")) - errors  # non-ASCII characters
     return errors * 20 < multibyte
