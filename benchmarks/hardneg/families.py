@@ -93,6 +93,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "branches_en": fields.branches_en,
     "job_regions_ko": fields.job_regions_ko,
     "tee_colours": fields.tee_colours,
+    "variant_controls": fields.variant_controls,
     "compilers": title_marks.compilers,
     "protectors_plus": title_marks.protectors_plus,
     "districts_vi": title_marks.districts_vi,

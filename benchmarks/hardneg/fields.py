@@ -215,3 +215,35 @@ def tee_colours() -> list[Page]:
                       render(EN_SITE, title="Organic Cotton Tee", main=main,
                              breadcrumbs=[("Shop", "/shop/")])))
     return pages
+
+
+EN_SHADES = ("Charcoal", "Oatmeal", "Forest Green", "Navy", "Rust", "Mustard", "Dusty Pink",
+             "Slate Blue", "Cream", "Black")
+
+
+def variant_controls() -> list[Page]:
+    """One beanie in ten shades, a page each under one title and one text: the shade is only the
+    option its form shows selected (five pages) or the radio button checked (five), and the
+    URL's query."""
+    pages = []
+    for number, shade in enumerate(EN_SHADES):
+        if number < 5:
+            control = ('<label for="shade">Shade</label><select id="shade" '
+                       'name="attribute_pa_shade">'
+                       + "".join(f'<option value="{esc(s.lower())}"'
+                                 f'{" selected" if s == shade else ""}>{esc(s)}</option>'
+                                 for s in EN_SHADES) + "</select>")
+        else:
+            control = "<fieldset><legend>Shade</legend>" + "".join(
+                f'<label><input type="radio" name="shade" value="{esc(s)}"'
+                f'{" checked" if s == shade else ""}> {esc(s)}</label>' for s in EN_SHADES
+            ) + "</fieldset>"
+        main = ('<div class="product"><h1>Merino Rib Beanie</h1><p class="price">£24.00</p>'
+                "<p>A close-fitting rib-knit beanie in soft extra-fine merino, warm without "
+                "bulk and folded at the brim for a double layer over the ears.</p>"
+                f'<form class="variations">{control}<button>Add to basket</button></form>'
+                "</div>")
+        pages.append((f"https://{EN_SITE.domain}/shop/merino-beanie?variant={number + 1}",
+                      render(EN_SITE, title="Merino Rib Beanie", main=main,
+                             breadcrumbs=[("Shop", "/shop/")])))
+    return pages

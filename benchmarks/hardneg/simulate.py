@@ -70,8 +70,13 @@ def visible_text(html: str | bytes) -> str:
 
 def rendered_text(html: str | bytes) -> str:
     """What a reader sees: :func:`visible_text` with the text of ``<noscript>`` and
-    ``<template>``, and the data a client-side app renders from
+    ``<template>``, the data a client-side app renders from
     ``<script type="application/json">`` (a Next.js page's ``__NEXT_DATA__``) or a state a
-    script assigns (``window.__INITIAL_STATE__ = ...``)."""
+    script assigns (``window.__INITIAL_STATE__ = ...``), and the options its forms show chosen."""
     body, data = _body(html)
-    return "\n".join(["" if body is None else _visible(body, _UNRENDERED), *data])
+    if body is None:
+        return "\n".join(data)
+    chosen = [f"chosen: {element.text or element.get('value')}" for element in body.iter()
+              if (element.tag == "option" and element.get("selected") is not None)
+              or (element.tag == "input" and element.get("checked") is not None)]
+    return "\n".join([_visible(body, _UNRENDERED), *data, *chosen])

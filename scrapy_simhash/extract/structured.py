@@ -111,8 +111,13 @@ _PLAYERS = ("video", "audio")
 MAX_EMBEDS = 32
 _NOT_DOCUMENTS = ("about:", "javascript:", "data:", "blob:")
 
-#: Where a page's markup pairs a label with a value: a term, a table's row.
-_FIELD_TAGS = ("dt", "tr")
+#: Where a page's markup pairs a label with a value: a term, a table's row, a form's control
+#: (the option a ``<select>`` shows selected, the radio button checked: a variant's colour).
+_FIELD_TAGS = ("dt", "tr", "select", "input")
+#: Controls of how a page is shown, not of what it shows: the same items sorted another way.
+_DISPLAY_CONTROL = re.compile(r"sort|order|view|display|per.?page|limit|layout|currency|lang",
+                              re.IGNORECASE)
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
 #: Where a page's markup does not write its own fields: its navigation and footer.
 _NOT_FIELDS = frozenset(("nav", "footer"))
 #: At most this many of a page's label-value pairs are read.
@@ -169,8 +174,11 @@ def markup_parts(root) -> tuple[list[str], list[str]]:
 
 
 def _pair(element) -> tuple[str, str] | None:
-    """The label and value of a ``<dt>`` and the ``<dd>`` after it, or of a table row of a label
-    cell and a ``<td>``; None when it is no such pair, or either is empty."""
+    """The label and value of a ``<dt>`` and the ``<dd>`` after it, of a table row of a label
+    cell and a ``<td>``, or of a form's control (:func:`_control_pair`); None when it is no such
+    pair, or either is empty."""
+    if element.tag in ("select", "input"):
+        return _control_pair(element)
     if element.tag == "dt":
         value = element.getnext()
         while value is not None and not isinstance(value.tag, str):
@@ -199,3 +207,24 @@ def _cell_text(element) -> str:
         if size > 200:
             break
     return " ".join("".join(parts)[:200].split())
+
+
+def _control_pair(element) -> tuple[str, str] | None:
+    """A ``<select>``'s name and the option marked selected, or a checked radio button's name
+    and value (its label's text when its value is the default "on"); None for other controls,
+    none chosen in the markup, or controls of how the page is shown (sort order, view)."""
+    if element.tag == "select":
+        chosen = next((option for option in element.iter("option")
+                       if option.get("selected") is not None), None)
+        value = "" if chosen is None else _cell_text(chosen) or (chosen.get("value") or "")
+    elif (element.get("type") or "").lower() == "radio" and element.get("checked") is not None:
+        value = (element.get("value") or "").strip()
+        if value.lower() in ("", "on"):
+            value = " ".join((element.tail or "").split())
+    else:
+        return None
+    name = element.get("aria-label") or element.get("name") or element.get("id") or ""
+    if not value or _DISPLAY_CONTROL.search(name) is not None:
+        return None
+    label = " ".join(_NOT_LETTERS.sub(" ", name).split())  # "attribute_pa_colour[]"
+    return (label, " ".join(value.split())) if label else None

@@ -50,7 +50,7 @@ def test_every_promised_family_is_generated():
         "recurring_events", "series_dates", "series_dates_zh", "restaurant_menus",
         "state_scripts", "unrendered_shells", "url_selections", "photo_slides",
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
-        "compilers", "protectors_plus", "districts_vi", "short_data_shells",
+        "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
         "routes_reversed",
     }
 

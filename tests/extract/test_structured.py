@@ -104,3 +104,15 @@ def test_label_value_pairs_of_the_markup_are_read_as_field_lines():
     rows = "".join(f"<dt>Label {n}</dt><dd>Value</dd>" for n in range(MAX_FIELDS + 5))
     assert len(field_lines(_page(f"<dl>{rows}</dl>"))) == MAX_FIELDS
     assert field_lines(None) == []
+
+
+def test_a_forms_chosen_option_is_a_field_unless_it_only_orders_the_page():
+    root = _page('<form><select name="attribute_pa_colour"><option>White</option>'
+                 "<option selected>Forest Green</option></select>"
+                 '<select name="orderby"><option selected>Price</option></select>'
+                 '<select name="size"><option>S</option><option>M</option></select>'
+                 '<label><input type="radio" name="fit" checked> Slim</label>'
+                 '<input type="radio" name="shade" value="Rust" checked>'
+                 '<input type="radio" name="shade" value="Cream">'
+                 '<input type="checkbox" name="gift" value="Wrapped" checked></form>')
+    assert field_lines(root) == ["attribute pa colour: Forest Green", "fit: Slim", "shade: Rust"]
