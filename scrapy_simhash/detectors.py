@@ -205,11 +205,14 @@ class Detector(ABC):
         own_text = extraction.content_text(unlinked=True)
         # what its URL selects that this text names ("?ort=uppsala" over "Pollen in Uppsala")
         selections = ev.named_selections(url, own_text)
+        # its dates, whole: those of its datelines too, which its text and content leave out
+        # as furniture (an event's day)
+        dates = ev.date_figures("\n".join([own_text, *extraction.dated_furniture()]))
+        hidden_figures = dates if data_figures is None else np.union1d(data_figures, dates)
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             own_figures = ev.figure_words(own_text)
-            if data_figures is not None:
-                own_figures = np.union1d(own_figures, data_figures)
+            own_figures = np.union1d(own_figures, hidden_figures)
             figures = ev.sketch(own_figures, ev.FIGURES_SKETCH_SIZE)
             return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
                                                   title, links=links, figures=figures,
@@ -219,8 +222,7 @@ class Detector(ABC):
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):
             content_figures = ev.figure_words(own_text)
-        if data_figures is not None:
-            content_figures = np.union1d(content_figures, data_figures)
+        content_figures = np.union1d(content_figures, hidden_figures)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
         rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)

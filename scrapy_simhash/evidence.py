@@ -548,6 +548,34 @@ def figure_hashes(text: str) -> np.ndarray:
     return _figures(*_folded_words(text))
 
 
+#: A date with its year, in the forms pages write: "2025-03-14", "2025/3/14", "2025年3月14日",
+#: "March 14, 2025", "Sat 15th March 2025".
+_DATE = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)[-/.年](\d{1,2})[-/.月](\d{1,2})(?!\d)|"
+    r"\b(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (\d{1,2})|"
+    r"(\d{1,2})(?:st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?)"
+    r",? ((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def date_figures(text: str) -> np.ndarray:
+    """The figure hashes (:func:`figure_words`) of the dates in ``text``, each written as
+    YYYY-MM-DD: the same date however a page writes it, and another date a figure of its own
+    even where its day is another figure's part ("August 30" beside "7:30 PM")."""
+    if "19" not in text and "20" not in text:
+        return _EMPTY
+    dates = []
+    for year, month, day, name, name_day, day_name, name_after, name_year in _DATE.findall(text):
+        if not year:
+            year, day = name_year, name_day or day_name
+            month = str(_MONTHS.index((name or name_after).lower()) + 1)
+        if 1 <= int(month) <= 12 and 1 <= int(day) <= 31:
+            dates.append(f"{year}-{int(month):02d}-{int(day):02d}")
+    return figure_words(" ".join(dates))
+
+
 # An item's words, with what dots, commas, colons, slashes and dashes join ("12.10",
 # "2025-02-16", "cf-265"; one pass, no backtracking); its figures are those with a digit.
 _ITEM_WORD = re.compile(r"[^\W_]+(?:[.,:/-][^\W_]+)*")

@@ -377,6 +377,19 @@ def test_figures_hold_what_versions_dates_and_numbers_join():
     assert not len(ev.figure_hashes("client.get_object and mg-red"))
 
 
+def test_date_figures_read_a_date_alike_however_it_is_written():
+    written = ("Date: March 14, 2025 at 7:30pm", "Friday 14th March 2025", "2025-03-14",
+               "2025/3/14 19:30", "2025年3月14日（金）", "Fri, 14 Mar. 2025")
+    for text in written:
+        assert np.array_equal(ev.date_figures(text), ev.date_figures("2025-03-14")), text
+    # another day is a figure of its own even where it is another figure's part
+    august = ev.date_figures("Saturday, August 30, 2025, kickoff 7:30 PM")
+    march = ev.date_figures("Saturday, March 15, 2025, kickoff 7:30 PM")
+    assert ev._each_lacks(august, march, ev.FIGURES_SKETCH_SIZE)
+    for text in ("Kickoff 7:30 PM", "12025-01-01", "2025-13-40", "May 2025", ""):
+        assert not len(ev.date_figures(text)), text
+
+
 FIELDS = ("Apply now", "Share this job", "Location: {city}", "Salary: {pay}", "Req ID: {ref}")
 
 

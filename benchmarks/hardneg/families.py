@@ -79,6 +79,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "recurring_events": siblings.recurring_events,
     "series_dates": siblings.series_dates,
     "series_dates_zh": siblings.series_dates_zh,
+    "event_date_lines": siblings.event_date_lines,
+    "event_date_lines_ja": siblings.event_date_lines_ja,
     "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,

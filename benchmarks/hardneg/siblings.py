@@ -307,3 +307,63 @@ def url_selections() -> list[Page]:
         pages.append((f"https://{POLLEN.domain}/sv/pollenprognos?ort={key}",
                       render(POLLEN, title="Pollenprognos", main=main)))
     return pages
+
+
+#: (the line an event's date is on: a dateline's shape, which an extractor leaves out of the
+#: text as furniture, or one whose day is another figure of the page: "£15", "7 seats left")
+DATE_LINES = (
+    "Date: March 7, 2025 at 7:30pm",
+    "Date: March 14, 2025 at 7:30pm",
+    "Date: March 21, 2025 at 7:30pm",
+    "Date: 2025-03-28, The Blue Room",
+    "Date: 2025-04-04, The Blue Room",
+    "Friday 11 April 2025, 7:30pm",
+    "Friday 15 April 2025, 7:30pm",
+    "Saturday, April 26, 2025",
+    "Saturday, August 30, 2025",
+    "2025/09/06 19:30",
+)
+QUARTET = ("The Blue Notes quartet returns to The Blue Room for a night of classic and modern "
+           "jazz. Doors open one hour before the concert, and the kitchen serves small plates "
+           "until the interval. Seats are unreserved, so come early; tickets can be passed on "
+           "to a friend but not refunded.")
+
+
+def event_date_lines() -> list[Page]:
+    """A monthly concert's pages under one title and text, the date only on a line of its own
+    (no date in the title or the URL): some lines shaped like a dateline, some days another
+    figure of the page too (the price "£15", "7 seats left", the "7:30pm" start)."""
+    pages = []
+    for number, line in enumerate(DATE_LINES, 1):
+        main = (f'<article class="event"><h1>Jazz Night at The Blue Room</h1>'
+                f'<p class="when">{esc(line)}</p><p class="price">Tickets £15 · 7 seats left</p>'
+                f"<p>{esc(QUARTET)}</p></article>")
+        pages.append((f"https://{EVENTS.domain}/events/jazz-night?id={number}",
+                      render(EVENTS, title="Jazz Night at The Blue Room", main=main)))
+    return pages
+
+
+EVENTS_JA = Site(
+    name="港ナビ",
+    domain="www.minato-navi.example.jp",
+    tagline="週末のイベント情報",
+    nav=("音楽", "グルメ", "家族", "講座", "今週末"),
+    lang="ja",
+)
+
+DATE_LINES_JA = tuple(f"2025年{month}月{day}日（{weekday}）19:30" for month, day, weekday in (
+    (3, 14, "金"), (3, 21, "金"), (3, 28, "金"), (4, 4, "金"), (4, 11, "金"), (4, 18, "金"),
+    (4, 25, "金"), (5, 2, "金"), (5, 9, "金"), (5, 16, "金")))
+QUARTET_JA = ("ブルーノーツ・カルテットが今年もブルールームに帰ってきます。開場は開演の一時間前、"
+              "休憩までキッチンで軽食をご用意しています。全席自由席のため、お早めにお越しください。")
+
+
+def event_date_lines_ja() -> list[Page]:
+    """:func:`event_date_lines` in Japanese: "2025年3月14日（金）19:30" on a line of its own."""
+    pages = []
+    for number, line in enumerate(DATE_LINES_JA, 1):
+        main = (f'<article class="event"><h1>ジャズナイト</h1><p class="when">{esc(line)}</p>'
+                f'<p class="price">料金：3,000円</p><p>{esc(QUARTET_JA)}</p></article>')
+        pages.append((f"https://{EVENTS_JA.domain}/events/jazz-night?id={number}",
+                      render(EVENTS_JA, title="ジャズナイト", main=main)))
+    return pages

@@ -51,7 +51,7 @@ def test_every_promised_family_is_generated():
         "state_scripts", "unrendered_shells", "url_selections", "photo_slides",
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
         "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
-        "routes_reversed",
+        "routes_reversed", "event_date_lines", "event_date_lines_ja",
     }
 
 

@@ -1002,6 +1002,23 @@ def test_rest_lines_are_the_content_beside_the_main_text():
     assert builtin.Extraction("only text", True).rest_lines() == []
 
 
+def test_dated_furniture_is_the_contents_dated_lines_its_text_leaves_out():
+    html = ("<html><body><header class='site-header'><a href='/'>Harbour Times</a></header>"
+            "<div class='story'><h1>Harbour baths to reopen</h1>"
+            "<p class='when'>Date: March 14, 2025 at 7:30pm</p><p>By Jane Doe</p>"
+            "<p>Published March 2, 2025</p><p>Last updated: March 3, 2025 10:22</p>"
+            "<p>更新时间：2025-03-03 10:22</p>"
+            + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+            + "</div><aside class='sidebar'><p>Most read</p><p>Updated March 2, 2025</p></aside>"
+            "<footer class='site-footer'><p>© 2025 Harbour Times.</p></footer></body></html>")
+    extraction = builtin.extraction_from_tree(parse_html(html))
+    for line in ("March 14", "March 2", "March 3", "2025-03-03"):
+        assert line not in extraction.text, line  # (a dateline's shape: furniture)
+    # its own content's dated lines; not a sidebar's, a byline's or a stamp of its writing
+    assert extraction.dated_furniture() == ["Date: March 14, 2025 at 7:30pm"]
+    assert builtin.Extraction("only text", True).dated_furniture() == []
+
+
 def test_entry_links_are_a_listings_entries_and_the_links_in_prose():
     entries = "".join(
         f"<article class='teaser'><h2><a href='/t/{n}'>Thread number {n} about the harbour</a>"
