@@ -387,3 +387,80 @@ def block_stats(list texts, double half_weight):
         units.append(<double> words + half_weight * <double> extra)
         marks.append(plain if ascii else wide)
     return units, marks
+
+
+# Bits of ``marker_flags``.
+cdef enum:
+    CALL_TO_ACTION_MARKER = 1
+    LEGAL_MARKER = 2
+
+
+cdef inline unsigned int _lower(Py_UCS4 char) noexcept:
+    """The code point, A-Z as a-z (Py_UCS4 arithmetic would make Python strings)."""
+    cdef unsigned int code = <unsigned int> char
+    return code + 32 if 65 <= code <= 90 else code
+
+
+cdef inline bint _follows(int kind, void* data, Py_ssize_t start, Py_ssize_t length,
+                          const char* rest) noexcept:
+    """Whether ``rest`` (lower-case ASCII) follows at ``start``, ASCII case aside."""
+    cdef Py_ssize_t i = 0
+    while rest[i] != 0:
+        if (start + i >= length
+                or _lower(PyUnicode_READ(kind, data, start + i)) != <unsigned char> rest[i]):
+            return False
+        i += 1
+    return True
+
+
+def marker_flags(list texts):
+    """For each text, bit 1 when it may hold one of ``builtin``'s call-to-action markers and bit
+    2 one of its legal markers: set wherever the marker is, ASCII case aside (so for every text
+    whose markers ``builtin._is_call_to_action`` and ``builtin._is_legal`` find); one pass over
+    the characters, where those check each marker in turn."""
+    cdef Py_ssize_t i, length
+    cdef int kind, flags
+    cdef void* data
+    cdef unsigned int char
+    out = []
+    for text in texts:
+        kind = PyUnicode_KIND(text)
+        data = PyUnicode_DATA(text)
+        length = len(<str> text)
+        flags = 0
+        for i in range(length):
+            char = _lower(PyUnicode_READ(kind, data, i))
+            if char == 101:  # e: ewsletter, eserved
+                if _follows(kind, data, i + 1, length, b"wsletter"):
+                    flags |= CALL_TO_ACTION_MARKER
+                elif _follows(kind, data, i + 1, length, b"served"):
+                    flags |= LEGAL_MARKER
+            elif char == 105:  # i: ign, icp
+                if _follows(kind, data, i + 1, length, b"gn"):
+                    flags |= CALL_TO_ACTION_MARKER
+                elif _follows(kind, data, i + 1, length, b"cp"):
+                    flags |= LEGAL_MARKER
+            elif char == 117:  # u: ubscribe, ubmit
+                if (_follows(kind, data, i + 1, length, b"bscribe")
+                        or _follows(kind, data, i + 1, length, b"bmit")):
+                    flags |= CALL_TO_ACTION_MARKER
+            elif char == 111:  # o: ollow, ownload, opyright
+                if (_follows(kind, data, i + 1, length, b"llow")
+                        or _follows(kind, data, i + 1, length, b"wnload")):
+                    flags |= CALL_TO_ACTION_MARKER
+                elif _follows(kind, data, i + 1, length, b"pyright"):
+                    flags |= LEGAL_MARKER
+            elif char == 121:  # y: your
+                if _follows(kind, data, i + 1, length, b"our"):
+                    flags |= CALL_TO_ACTION_MARKER
+            elif char >= 0x80:
+                # 订阅, 关注, 扫; ©, 版权, 许可, 转载, 未经, 举报, 侵权 (their first characters)
+                if char == 0x8BA2 or char == 0x5173 or char == 0x626B:
+                    flags |= CALL_TO_ACTION_MARKER
+                elif (char == 0xA9 or char == 0x7248 or char == 0x8BB8 or char == 0x8F6C
+                        or char == 0x672A or char == 0x4E3E or char == 0x4FB5):
+                    flags |= LEGAL_MARKER
+            if flags == 3:
+                break
+        out.append(flags)
+    return out

@@ -267,10 +267,13 @@ def _punctuation(text: str) -> int:
     return len(_PUNCT_WIDE_RE.findall(text))
 
 
-try:  # the compiled twin, when the package was built with it (see setup.py)
+try:  # the compiled twins, when the package was built with them (see setup.py)
     from ._speedups import block_stats as _compiled_block_stats
+    from ._speedups import marker_flags as _compiled_marker_flags
 except ImportError:  # pragma: no cover - depends on the build
-    _compiled_block_stats = None
+    _compiled_block_stats = _compiled_marker_flags = None
+
+_CALL_TO_ACTION_FLAG, _LEGAL_FLAG = 1, 2  # (marker_flags' bits)
 
 
 def block_stats(texts: list[str]) -> tuple[list[float], list[int] | None]:
@@ -382,12 +385,17 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
     scores = []
     append = scores.append
     units_of, counted = block_stats(page.block_text)
+    # which blocks may hold the markers of a call to action or a legal line, from one compiled
+    # pass (all of them without it): the checks themselves then run on 3% of the blocks
+    flags = (_compiled_marker_flags(page.block_text) if _compiled_marker_flags is not None
+             else [_CALL_TO_ACTION_FLAG | _LEGAL_FLAG] * len(page.block_text))
 
     def punctuation_of(index: int, text: str) -> int:
         return counted[index] if counted is not None else _punctuation(text)
 
-    for index, (text, units, link_chars, owner) in enumerate(
-        zip(page.block_text, units_of, page.block_link_chars, page.block_owner, strict=True)
+    for index, (text, units, link_chars, owner, marked) in enumerate(
+        zip(page.block_text, units_of, page.block_link_chars, page.block_owner, flags,
+            strict=True)
     ):
         if captions is not None and owner >= 0 and captions[owner]:
             append(0.0)  # neither the article's nor against it (see article_from_segments)
@@ -399,6 +407,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
         if (
             CALLS_TO_ACTION_DROPPED
             and units <= CALL_TO_ACTION_MAX_UNITS
+            and marked & _CALL_TO_ACTION_FLAG
             and _is_call_to_action(text)
         ):
             append(-1.0)  # headings too: "Sign up for our newsletter", "Subscribe now"
@@ -428,7 +437,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
             ):  # a menu, a link list, a teaser title
                 append(-units * link_density)
                 continue
-        if units < LEGAL_MAX_UNITS and legal(text):
+        if units < LEGAL_MAX_UNITS and marked & _LEGAL_FLAG and legal(text):
             append(-units - 5.0)
             drop(index)
             continue

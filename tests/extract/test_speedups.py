@@ -28,6 +28,7 @@ def test_compiled_module_is_built():
     require_built(_speedups, "scrapy_simhash.extract._speedups", "the Python walk")
     assert segment._compiled_walk is _speedups.walk
     assert builtin._compiled_block_stats is _speedups.block_stats
+    assert builtin._compiled_marker_flags is _speedups.marker_flags
 
 
 needs_speedups = needs(_speedups)
@@ -87,6 +88,7 @@ def test_article_equals_python_article_on_every_corpus_page(corpora_root):
         with (
             mock.patch.object(segment, "_compiled_walk", None),
             mock.patch.object(builtin, "_compiled_block_stats", None),
+            mock.patch.object(builtin, "_compiled_marker_flags", None),
         ):
             python = builtin.article_from_tree(root, first_entry_only=False)
         assert compiled == python, page.id
@@ -154,3 +156,48 @@ def test_block_stats_corner_cases():
     units, marks = _speedups.block_stats(texts, builtin.CJK_HALF_WEIGHT)
     assert units == [builtin.text_units(text) for text in texts]
     assert marks == [builtin._punctuation(text) for text in texts]
+
+
+def _python_markers(text: str) -> int:
+    """The bits marker_flags must set: those whose markers builtin's checks find."""
+    ascii_text = text.isascii()
+    calls = builtin._CALL_TO_ACTION_MARKERS if ascii_text else builtin._CALL_TO_ACTION_MARKERS_WIDE
+    legal = builtin._LEGAL_MARKERS_ASCII if ascii_text else builtin._LEGAL_MARKERS
+    return (any(marker in text for marker in calls)
+            | 2 * any(marker in text for marker in legal))
+
+
+def _assert_markers_flagged(texts: list[str]) -> None:
+    for text, flags in zip(texts, _speedups.marker_flags(texts), strict=True):
+        needed = _python_markers(text)
+        assert flags & needed == needed, text
+
+
+@needs_speedups
+def test_marker_flags_flag_every_corpus_block_with_a_marker(corpora_root):
+    texts: list[str] = []
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is not None:
+            texts.extend(_python_segment(root).block_text)
+    _assert_markers_flagged(texts)
+    flags = _speedups.marker_flags(texts)
+    assert sum(map(bool, flags)) < len(texts) / 5  # (the point: most blocks are not flagged)
+
+
+_MARKER_TEXT = st.text(alphabet=st.sampled_from(
+    list("ewsletrignubcdomyoEWSLTRIGNUBCDOMYPp ©版权许可转载未经举报侵订阅关注扫x")), max_size=30)
+
+
+@needs_speedups
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_MARKER_TEXT, max_size=8))
+def test_marker_flags_flag_every_text_with_a_marker(texts):
+    _assert_markers_flagged(texts)
+
+
+@needs_speedups
+def test_marker_flags_corner_cases():
+    texts = ["Sign up to our NEWSLETTER", "hello world", "© 2025", "版权所有", "关注我们",
+             "All Rights ReServed", "", "ICP备", "you", "SUBMIT", "x your", "ewsletter"]
+    assert _speedups.marker_flags(texts) == [1, 0, 2, 2, 1, 2, 0, 2, 0, 1, 1, 1]
