@@ -11,6 +11,7 @@ both twins give equal results on every corpus page and on generated text and mar
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport strcmp, strlen
 from cpython.unicode cimport Py_UNICODE_ISSPACE
 from lxml.includes cimport tree
@@ -464,3 +465,70 @@ def marker_flags(list texts):
                 break
         out.append(flags)
     return out
+
+
+def child_runs(list scores, list starts, list ends, list parents, list owners):
+    """The Kadane pass of ``builtin.best_child_run`` (``builtin.child_runs_python`` is the
+    reference): for each node, the total, first block and end block of its best run of
+    consecutive children. The same additions in the same order as the Python loop, in
+    doubles as Python's floats are: the same totals to the last bit."""
+    cdef Py_ssize_t blocks = len(scores), count = len(starts), node = 0, block, end, parent
+    cdef Py_ssize_t owner
+    cdef double running, value, total = 0.0
+    cdef double* prefix = <double*> malloc((blocks + 1) * sizeof(double))
+    cdef double* run_total = <double*> calloc(count + 1, sizeof(double))
+    cdef double* best_total = <double*> calloc(count + 1, sizeof(double))
+    cdef Py_ssize_t* run_start = <Py_ssize_t*> calloc(count + 1, sizeof(Py_ssize_t))
+    cdef Py_ssize_t* best_start = <Py_ssize_t*> calloc(count + 1, sizeof(Py_ssize_t))
+    cdef Py_ssize_t* best_end = <Py_ssize_t*> calloc(count + 1, sizeof(Py_ssize_t))
+    try:
+        if (prefix == NULL or run_total == NULL or best_total == NULL or run_start == NULL
+                or best_start == NULL or best_end == NULL):
+            raise MemoryError()
+        prefix[0] = 0.0
+        for block in range(blocks):
+            total += <double> scores[block]
+            prefix[block + 1] = total
+        for block in range(blocks):
+            while node < count and <Py_ssize_t> starts[node] == block:
+                end = ends[node]
+                parent = parents[node]
+                node += 1
+                if parent < 0 or end == block:
+                    continue
+                value = prefix[end] - prefix[block]
+                running = run_total[parent]
+                if running <= 0:
+                    run_start[parent] = block
+                    running = value
+                else:
+                    running += value
+                run_total[parent] = running
+                if running > best_total[parent]:
+                    best_total[parent] = running
+                    best_start[parent] = run_start[parent]
+                    best_end[parent] = end
+            owner = owners[block]
+            if owner >= 0:
+                value = scores[block]
+                running = run_total[owner]
+                if running <= 0:
+                    run_start[owner] = block
+                    running = value
+                else:
+                    running += value
+                run_total[owner] = running
+                if running > best_total[owner]:
+                    best_total[owner] = running
+                    best_start[owner] = run_start[owner]
+                    best_end[owner] = block + 1
+        return ([best_total[node] for node in range(count)],
+                [best_start[node] for node in range(count)],
+                [best_end[node] for node in range(count)])
+    finally:
+        free(prefix)
+        free(run_total)
+        free(best_total)
+        free(run_start)
+        free(best_start)
+        free(best_end)

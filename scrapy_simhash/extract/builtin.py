@@ -269,9 +269,10 @@ def _punctuation(text: str) -> int:
 
 try:  # the compiled twins, when the package was built with them (see setup.py)
     from ._speedups import block_stats as _compiled_block_stats
+    from ._speedups import child_runs as _compiled_child_runs
     from ._speedups import marker_flags as _compiled_marker_flags
 except ImportError:  # pragma: no cover - depends on the build
-    _compiled_block_stats = _compiled_marker_flags = None
+    _compiled_block_stats = _compiled_marker_flags = _compiled_child_runs = None
 
 _CALL_TO_ACTION_FLAG, _LEGAL_FLAG = 1, 2  # (marker_flags' bits)
 
@@ -589,15 +590,41 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
     taken whole, with its subtree's total). The run with the largest total over all nodes is the
     main content: article paragraphs are consecutive siblings, while the chrome between them and
     the rest of the page (menus, link lists, teaser grids) sums below zero or sits elsewhere.
-    One merged pass over nodes and blocks runs Kadane's algorithm for every node at once.
+    One merged pass over nodes and blocks runs Kadane's algorithm for every node at once
+    (compiled: ``_speedups.child_runs``; :func:`child_runs_python` is the same pass).
     """
+    runs = _compiled_child_runs if _compiled_child_runs is not None else child_runs_python
+    best_total, best_start, best_end = runs(scores, page.node_start, page.node_end,
+                                            page.node_parent, page.block_owner)
+    best, best_key = -1, (0.0, 0)
+    own_hints, depths = page.node_own_hint, page.node_depth
+    for index in [index for index, value in enumerate(best_total) if value > 0]:
+        value = best_total[index]
+        if own_hints[index] == POSITIVE:
+            value *= POSITIVE_NODE_BONUS
+        key = (value, depths[index])
+        if key > best_key:
+            best, best_key = index, key
+    if best < 0:
+        return -1, 0, 0
+    start, end = best_start[best], best_end[best]
+    while start < end and scores[start] <= 0:  # a run may end inside a child: trim its edges
+        start += 1
+    while end > start and scores[end - 1] <= 0:
+        end -= 1
+    return best, start, end
+
+
+def child_runs_python(scores: list[float], starts: list[int], ends: list[int],
+                      parents: list[int], owners: list[int]
+                      ) -> tuple[list[float], list[int], list[int]]:
+    """For each node, the total, first block and end block of its best run of consecutive
+    children (:func:`best_child_run`'s pass)."""
     prefix = [0.0]
     total = 0.0
     for score in scores:
         total += score
         prefix.append(total)
-    starts, ends, parents = page.node_start, page.node_end, page.node_parent
-    owners = page.block_owner
     count = len(starts)
     run_start = [0] * count
     run_total = [0.0] * count
@@ -640,24 +667,7 @@ def best_child_run(page: Segmented, scores: list[float]) -> tuple[int, int, int]
                 best_total[owner] = running
                 best_start[owner] = run_start[owner]
                 best_end[owner] = block + 1
-
-    best, best_key = -1, (0.0, 0)
-    own_hints, depths = page.node_own_hint, page.node_depth
-    for index in [index for index, value in enumerate(best_total) if value > 0]:
-        value = best_total[index]
-        if own_hints[index] == POSITIVE:
-            value *= POSITIVE_NODE_BONUS
-        key = (value, depths[index])
-        if key > best_key:
-            best, best_key = index, key
-    if best < 0:
-        return -1, 0, 0
-    start, end = best_start[best], best_end[best]
-    while start < end and scores[start] <= 0:  # a run may end inside a child: trim its edges
-        start += 1
-    while end > start and scores[end - 1] <= 0:
-        end -= 1
-    return best, start, end
+    return best_total, best_start, best_end
 
 
 def _children(page: Segmented, node: int) -> list[tuple[int, int, str, int]]:

@@ -29,6 +29,7 @@ def test_compiled_module_is_built():
     assert segment._compiled_walk is _speedups.walk
     assert builtin._compiled_block_stats is _speedups.block_stats
     assert builtin._compiled_marker_flags is _speedups.marker_flags
+    assert builtin._compiled_child_runs is _speedups.child_runs
 
 
 needs_speedups = needs(_speedups)
@@ -89,6 +90,7 @@ def test_article_equals_python_article_on_every_corpus_page(corpora_root):
             mock.patch.object(segment, "_compiled_walk", None),
             mock.patch.object(builtin, "_compiled_block_stats", None),
             mock.patch.object(builtin, "_compiled_marker_flags", None),
+            mock.patch.object(builtin, "_compiled_child_runs", None),
         ):
             python = builtin.article_from_tree(root, first_entry_only=False)
         assert compiled == python, page.id
@@ -201,3 +203,28 @@ def test_marker_flags_corner_cases():
     texts = ["Sign up to our NEWSLETTER", "hello world", "© 2025", "版权所有", "关注我们",
              "All Rights ReServed", "", "ICP备", "you", "SUBMIT", "x your", "ewsletter"]
     assert _speedups.marker_flags(texts) == [1, 0, 2, 2, 1, 2, 0, 2, 0, 1, 1, 1]
+
+
+@needs_speedups
+def test_child_runs_equal_python_on_every_corpus_page(corpora_root):
+    pages = 0
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is None:
+            continue
+        segmented = _python_segment(root)
+        scores = builtin.base_scores(segmented)
+        for weights in (scores, [-score for score in scores], [0.0] * len(scores)):
+            nodes = (weights, segmented.node_start, segmented.node_end, segmented.node_parent,
+                     segmented.block_owner)
+            assert _speedups.child_runs(*nodes) == builtin.child_runs_python(*nodes), page.id
+        pages += 1
+    assert pages > 400
+
+
+@needs_speedups
+def test_child_runs_of_no_blocks_or_nodes():
+    assert _speedups.child_runs([], [], [], [], []) == ([], [], [])
+    assert _speedups.child_runs([], [0], [0], [-1], []) == ([0.0], [0], [0])
+    nodes = ([1.5, -2.0, 3.0], [0, 0], [3, 2], [-1, 0], [0, 1, 0])
+    assert _speedups.child_runs(*nodes) == builtin.child_runs_python(*nodes)
