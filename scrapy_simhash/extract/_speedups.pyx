@@ -532,3 +532,130 @@ def child_runs(list scores, list starts, list ends, list parents, list owners):
         free(run_start)
         free(best_start)
         free(best_end)
+
+
+cdef extern from "Python.h":
+    Py_ssize_t PyUnicode_Tailmatch(object text, object suffix, Py_ssize_t start,
+                                   Py_ssize_t end, int direction) except -1
+
+
+cdef inline Py_ssize_t _rstripped_end(str text) noexcept:
+    """``len(text.rstrip())``."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t end = len(text)
+    while end > 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    return end
+
+
+cdef inline bint _ends_with(str text, Py_ssize_t end, tuple suffixes) except -1:
+    """``text[:end].endswith(suffixes)``."""
+    for suffix in suffixes:
+        if PyUnicode_Tailmatch(text, suffix, 0, end, 1):
+            return True
+    return False
+
+
+cdef inline Py_ssize_t _spaces(str text) noexcept:
+    """``text.count(" ")``."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t i, count = 0
+    for i in range(len(text)):
+        if PyUnicode_READ(kind, data, i) == 32:
+            count += 1
+    return count
+
+
+def base_scores(list texts, list units_of, list counted, list flags, list link_chars,
+                list owners, list heading_owner, list in_table, captions, set boilerplate,
+                str titles, tuple settings, tuple checks):
+    """``builtin.base_scores_python``'s loop over the blocks, the same tests in the same order
+    and the same arithmetic in doubles; the tests on a text's words (an advertisement's label,
+    a call to action, a legal line, a byline) call ``checks``, after the cheap tests that rule
+    most blocks out."""
+    cdef bint ad_dropped, calls_dropped, labels_dropped
+    cdef double ad_units, calls_max_units, heading_max_units, label_max_units, tiny_units
+    cdef double density_limit, linked_prose_units, legal_max_units, byline_max_units
+    cdef double teaser_max_units, unpunctuated_max_units, link_penalty
+    cdef Py_ssize_t ad_max_chars, index, count = len(texts), owner, chars, links, end
+    cdef double units, density, punctuated, text_part
+    cdef long punctuation
+    cdef int marked
+    (ad_dropped, ad_units, ad_max_chars, calls_dropped, calls_max_units, heading_max_units,
+     labels_dropped, label_max_units, tiny_units, density_limit, linked_prose_units,
+     legal_max_units, byline_max_units, teaser_max_units, unpunctuated_max_units,
+     link_penalty) = settings
+    (is_ad_label, is_call_to_action, is_legal, is_byline, titled_date, label_ends,
+     sentence_ends, ellipses) = checks
+    if not (len(units_of) == len(counted) == len(flags) == len(link_chars) == len(owners)
+            == count):
+        raise ValueError("one figure of each a block")
+    scores = []
+    for index in range(count):
+        text = <str> texts[index]
+        units = units_of[index]
+        links = link_chars[index]
+        owner = owners[index]
+        marked = flags[index]
+        if captions is not None and owner >= 0 and captions[owner]:
+            scores.append(0.0)
+            continue
+        if (ad_dropped and units <= ad_units and _stripped_length(text) <= ad_max_chars
+                and is_ad_label(text)):
+            scores.append(-1.0)
+            boilerplate.add(index)
+            continue
+        if (calls_dropped and units <= calls_max_units and marked & CALL_TO_ACTION_MARKER
+                and is_call_to_action(text)):
+            scores.append(-1.0)
+            boilerplate.add(index)
+            continue
+        if owner >= 0 and heading_owner[owner] and units < heading_max_units:
+            scores.append(-units * 0.5 if links * 2 > _stripped_length(text) else 0.0)
+            continue
+        if (labels_dropped and units <= label_max_units
+                and _ends_with(text, _rstripped_end(text), label_ends)
+                and not (owner >= 0 and in_table[owner])):
+            scores.append(-1.0)
+            boilerplate.add(index)
+            continue
+        if units < tiny_units:
+            scores.append(-1.0 if units and (links or owner < 0 or not in_table[owner])
+                          else 0.0)
+            continue
+        density = 0.0
+        if links:
+            chars = len(text) - _spaces(text)
+            if chars > 0:
+                density = <double> links / <double> chars
+                if density > 1.0:
+                    density = 1.0
+            if density >= density_limit and (
+                    units < linked_prose_units or <long> counted[index] < 2):
+                scores.append(-units * density)
+                continue
+        if units < legal_max_units and marked & LEGAL_MARKER and is_legal(text):
+            scores.append(-units - 5.0)
+            boilerplate.add(index)
+            continue
+        if units < byline_max_units and is_byline(text):
+            end = _rstripped_end(text)
+            if not _ends_with(text, end, sentence_ends) and not titled_date(text, titles):
+                scores.append(-1.0)
+                boilerplate.add(index)
+                continue
+        if units < teaser_max_units and _ends_with(text, _rstripped_end(text), ellipses):
+            scores.append(-1.0)
+            continue
+        punctuation = counted[index]
+        if punctuation == 0:
+            scores.append(-1.0 if units < unpunctuated_max_units else units * 0.3)
+            continue
+        punctuated = <double> punctuation * 15.0 / (units if units > 15.0 else 15.0)
+        if punctuated > 1.0:
+            punctuated = 1.0
+        text_part = (1.0 - density) * (0.5 + 0.5 * punctuated)
+        scores.append(units * (text_part - link_penalty * density))
+    return scores

@@ -93,6 +93,7 @@ _CALL_TO_ACTION_MARKERS = (
 )
 _CALL_TO_ACTION_MARKERS_WIDE = (*_CALL_TO_ACTION_MARKERS, "订阅", "关注", "扫")
 _ELLIPSES = ("...", "…", "[…]", "[...]")
+_LABEL_ENDS = (":", "：")
 # Bylines, datelines and credits: short lines that open with these words or carry a date.
 _BYLINE_START_RE = re.compile(
     r"\s*(?:by|por|von|par|di|posted|published|updated|written|credit|source|via|"
@@ -268,11 +269,13 @@ def _punctuation(text: str) -> int:
 
 
 try:  # the compiled twins, when the package was built with them (see setup.py)
+    from ._speedups import base_scores as _compiled_base_scores
     from ._speedups import block_stats as _compiled_block_stats
     from ._speedups import child_runs as _compiled_child_runs
     from ._speedups import marker_flags as _compiled_marker_flags
 except ImportError:  # pragma: no cover - depends on the build
     _compiled_block_stats = _compiled_marker_flags = _compiled_child_runs = None
+    _compiled_base_scores = None
 
 _CALL_TO_ACTION_FLAG, _LEGAL_FLAG = 1, 2  # (marker_flags' bits)
 
@@ -390,6 +393,18 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
     # pass (all of them without it): the checks themselves then run on 3% of the blocks
     flags = (_compiled_marker_flags(page.block_text) if _compiled_marker_flags is not None
              else [_CALL_TO_ACTION_FLAG | _LEGAL_FLAG] * len(page.block_text))
+    if _compiled_base_scores is not None and counted is not None:
+        # (the same loop compiled: the same tests in the same order, the same arithmetic)
+        return _compiled_base_scores(
+            page.block_text, units_of, counted, flags, page.block_link_chars, page.block_owner,
+            heading_owner, in_table, captions, boilerplate, titles,
+            (AD_LABELS_DROPPED, AD_LABEL_UNITS, AD_LABEL_MAX_CHARS, CALLS_TO_ACTION_DROPPED,
+             CALL_TO_ACTION_MAX_UNITS, HEADING_MAX_UNITS, LABELS_DROPPED, LABEL_MAX_UNITS,
+             TINY_UNITS, LINK_DENSITY_LIMIT, LINKED_PROSE_UNITS, LEGAL_MAX_UNITS,
+             BYLINE_MAX_UNITS, TEASER_MAX_UNITS, UNPUNCTUATED_MAX_UNITS, LINK_PENALTY),
+            (_is_ad_label, _is_call_to_action, _is_legal, _is_byline, _titled_date,
+             _LABEL_ENDS, _SENTENCE_ENDS, _ELLIPSES),
+        )
 
     def punctuation_of(index: int, text: str) -> int:
         return counted[index] if counted is not None else _punctuation(text)
@@ -420,7 +435,7 @@ def base_scores(page: Segmented, boilerplate: set[int] | None = None,
         if (
             LABELS_DROPPED
             and units <= LABEL_MAX_UNITS
-            and text.rstrip().endswith((":", "："))
+            and text.rstrip().endswith(_LABEL_ENDS)
             and not (owner >= 0 and in_table[owner])  # a table's labels go with its data
         ):
             append(-1.0)  # "Author:", "Publish date:", "More:": a label, not the article's

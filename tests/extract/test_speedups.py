@@ -30,6 +30,7 @@ def test_compiled_module_is_built():
     assert builtin._compiled_block_stats is _speedups.block_stats
     assert builtin._compiled_marker_flags is _speedups.marker_flags
     assert builtin._compiled_child_runs is _speedups.child_runs
+    assert builtin._compiled_base_scores is _speedups.base_scores
 
 
 needs_speedups = needs(_speedups)
@@ -91,6 +92,7 @@ def test_article_equals_python_article_on_every_corpus_page(corpora_root):
             mock.patch.object(builtin, "_compiled_block_stats", None),
             mock.patch.object(builtin, "_compiled_marker_flags", None),
             mock.patch.object(builtin, "_compiled_child_runs", None),
+            mock.patch.object(builtin, "_compiled_base_scores", None),
         ):
             python = builtin.article_from_tree(root, first_entry_only=False)
         assert compiled == python, page.id
@@ -228,3 +230,36 @@ def test_child_runs_of_no_blocks_or_nodes():
     assert _speedups.child_runs([], [0], [0], [-1], []) == ([0.0], [0], [0])
     nodes = ([1.5, -2.0, 3.0], [0, 0], [3, 2], [-1, 0], [0, 1, 0])
     assert _speedups.child_runs(*nodes) == builtin.child_runs_python(*nodes)
+
+
+def _python_scores(segmented, captions) -> tuple[list[float], set[int]]:
+    boilerplate: set[int] = set()
+    with mock.patch.object(builtin, "_compiled_base_scores", None):
+        return builtin.base_scores(segmented, boilerplate, captions), boilerplate
+
+
+@needs_speedups
+def test_base_scores_equal_python_on_every_corpus_page(corpora_root):
+    pages = 0
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is None:
+            continue
+        segmented = _python_segment(root)
+        for captions in (None, builtin.in_captions(segmented)):
+            boilerplate: set[int] = set()
+            scores = builtin.base_scores(segmented, boilerplate, captions)
+            assert (scores, boilerplate) == _python_scores(segmented, captions), page.id
+        pages += 1
+    assert pages > 400
+
+
+@needs_speedups
+@settings(max_examples=300, deadline=None)
+@given(_markup())
+def test_base_scores_equal_python_on_generated_markup(body):
+    document = f"<html><head><title>t 2024-01-02</title></head><body>{body}</body></html>"
+    segmented = _python_segment(etree.fromstring(document, etree.HTMLParser()))
+    boilerplate: set[int] = set()
+    scores = builtin.base_scores(segmented, boilerplate)
+    assert (scores, boilerplate) == _python_scores(segmented, None)
