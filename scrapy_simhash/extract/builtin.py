@@ -107,11 +107,14 @@ _BYLINE_DATE_RE = re.compile(  # both forms hold a year starting "19" or "20"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b",
     re.IGNORECASE,
 )
-# A dated line that says when the page was written or changed ("Last updated May 3, 2024",
-# "更新时间：2024-05-03"), which a later fetch of the same page may change, with the byline words.
-_STAMP_START_RE = re.compile(r"\s*(?:last |date )?(?:updated|modified|edited|revised|changed)\b|"
-                             r"\s*(?:更新|修改|最后更新|最終更新|公開|投稿|发表|發表|發布)",
-                             re.IGNORECASE)
+# A dated line that says when the page was written, changed, checked or fetched ("Last updated
+# May 3, 2024", "Prices correct as of 3 March", "Date retrieved", "Stand:", "更新时间：2024-05-03",
+# "数据截至"), which a later fetch of the same page may change, beside the byline words.
+_STAMP_RE = re.compile(
+    r"\b(?:updated|modified|edited|revised|changed|checked|reviewed|retrieved|accessed|"
+    r"as (?:of|at)|stand|aktualisiert|mis à jour|actualizado|aggiornato)\b|"
+    r"更新|修改|公開|投稿|发表|發表|發布|截至|截止",
+    re.IGNORECASE)
 _SENTENCE_ENDS = ("。", "！", "？")  # a dated Chinese sentence is no byline
 _FULL_STOPS = (".", "!", "?", *_SENTENCE_ENDS)
 _TITLE_SPLIT_RE = re.compile(r"\s+[-|–—:·»]\s+|\s*[|｜_]\s*|\s+-{2,}\s+")
@@ -1356,7 +1359,8 @@ class Extraction:
         """The dated lines of the page's content that its text leaves out as furniture and
         that say what day the page is about (an event's "Date: March 14, 2025 at 7:30pm"), one
         block a line; not a byline's nor a stamp of when the page was written or updated
-        ("Updated May 3, 2024 10:22"), which another fetch of the page may change."""
+        ("Updated May 3, 2024 10:22", "Last checked: ..."), which another fetch of the page may
+        change."""
         page, article = self.page, self.article
         if page is None or article is None:
             return []
@@ -1364,7 +1368,7 @@ class Extraction:
                                          for index in sorted(article.boilerplate))
                 if not (owner >= 0 and article.hints[owner] == NEGATIVE)
                 and _is_byline(text) and _BYLINE_START_RE.match(text) is None
-                and _STAMP_START_RE.match(text) is None]
+                and _STAMP_RE.search(text) is None]
 
     @property
     def heading(self) -> str:

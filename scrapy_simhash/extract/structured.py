@@ -114,10 +114,23 @@ _NOT_DOCUMENTS = ("about:", "javascript:", "data:", "blob:")
 #: Where a page's markup pairs a label with a value: a term, a table's row, a form's control
 #: (the option a ``<select>`` shows selected, the radio button checked: a variant's colour).
 _FIELD_TAGS = ("dt", "tr", "select", "input")
-#: Controls of how a page is shown, not of what it shows: the same items sorted another way.
-_DISPLAY_CONTROL = re.compile(r"sort|order|view|display|per.?page|limit|layout|currency|lang",
-                              re.IGNORECASE)
+#: Words of the names of controls that choose how a page is shown, not what it shows (the same
+#: items sorted, counted or laid out another way, in another language or currency), or that
+#: default to what the visit brings (a delivery option before a cut-off, a gift wrap, a
+#: quantity, today's date, the store a cookie chose); a name of two letters or fewer ("s",
+#: "hl") is a toolbar's or a search's parameter.
+_NOT_VARIANT_WORDS = frozenset((
+    "sort", "sorting", "sortby", "order", "orderby", "dir", "direction", "view", "viewmode",
+    "mode", "display", "limit", "count", "per", "page", "pagesize", "layout", "grid", "list",
+    "currency", "lang", "language", "locale", "unit", "units", "font", "fontsize", "zoom",
+    "theme", "scope", "search", "filter", "delivery", "shipping", "dispatch", "gift", "wrap",
+    "wrapping", "subscribe", "subscription", "purchase", "quantity", "qty", "time", "date",
+    "day", "month", "year", "hour", "minute", "store",
+))
+#: Where a page's controls are its furniture's (a header's search scope, a sidebar's filter).
+_NOT_CONTROLS = frozenset(("nav", "footer", "header", "aside"))
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 #: Where a page's markup does not write its own fields: its navigation and footer.
 _NOT_FIELDS = frozenset(("nav", "footer"))
 #: At most this many of a page's label-value pairs are read.
@@ -224,7 +237,25 @@ def _control_pair(element) -> tuple[str, str] | None:
     else:
         return None
     name = element.get("aria-label") or element.get("name") or element.get("id") or ""
-    if not value or _DISPLAY_CONTROL.search(name) is not None:
+    # "attribute_pa_colour[]", "productListMode": words
+    label = " ".join(_NOT_LETTERS.sub(" ", _CAMEL.sub(" ", name)).split())
+    if (not value or len(label.replace(" ", "")) <= 2
+            or not _NOT_VARIANT_WORDS.isdisjoint(label.lower().split())
+            or not _variant_place(element)):
         return None
-    label = " ".join(_NOT_LETTERS.sub(" ", name).split())  # "attribute_pa_colour[]"
-    return (label, " ".join(value.split())) if label else None
+    return label, " ".join(value.split())
+
+
+def _variant_place(element) -> bool:
+    """Whether a control sits where a page chooses its own variant: not in its header,
+    navigation, sidebar or footer, nor in a form with a text box (a search, a filter)."""
+    form = None
+    for outer in element.iterancestors():
+        if outer.tag in _NOT_CONTROLS:
+            return False
+        if outer.tag == "form" and form is None:
+            form = outer
+    if form is None:
+        return True
+    return (form.get("role") or "").lower() != "search" and not any(
+        (box.get("type") or "text").lower() in ("text", "search") for box in form.iter("input"))

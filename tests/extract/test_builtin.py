@@ -1007,7 +1007,7 @@ def test_dated_furniture_is_the_contents_dated_lines_its_text_leaves_out():
             "<div class='story'><h1>Harbour baths to reopen</h1>"
             "<p class='when'>Date: March 14, 2025 at 7:30pm</p><p>By Jane Doe</p>"
             "<p>Published March 2, 2025</p><p>Last updated: March 3, 2025 10:22</p>"
-            "<p>更新时间：2025-03-03 10:22</p>"
+            "<p>更新时间：2025-03-03 10:22</p><p>Prices last checked: March 3, 2025</p>"
             + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
             + "</div><aside class='sidebar'><p>Most read</p><p>Updated March 2, 2025</p></aside>"
             "<footer class='site-footer'><p>© 2025 Harbour Times.</p></footer></body></html>")

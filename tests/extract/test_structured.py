@@ -114,5 +114,19 @@ def test_a_forms_chosen_option_is_a_field_unless_it_only_orders_the_page():
                  '<label><input type="radio" name="fit" checked> Slim</label>'
                  '<input type="radio" name="shade" value="Rust" checked>'
                  '<input type="radio" name="shade" value="Cream">'
-                 '<input type="checkbox" name="gift" value="Wrapped" checked></form>')
+                 '<input type="checkbox" name="gift" value="Wrapped" checked>'
+                 '<select name="productListMode"><option selected>Grid</option></select>'
+                 '<select name="s"><option selected>In stock</option></select>'
+                 '<select name="delivery_option"><option selected>Next day</option></select>'
+                 "</form>")
     assert field_lines(root) == ["attribute pa colour: Forest Green", "fit: Slim", "shade: Rust"]
+
+
+def test_a_forms_chosen_option_is_no_field_of_the_pages_furniture_or_a_search():
+    chosen = '<select name="colour"><option selected>Teal</option></select>'
+    for page in (f"<header><form>{chosen}</form></header>", f"<aside>{chosen}</aside>",
+                 f'<form><input name="q" value="scarf">{chosen}</form>',
+                 f'<form role="search">{chosen}</form>'):
+        assert field_lines(_page(page)) == [], page
+    kept = f'<form><input type="number" name="qty" value="1">{chosen}</form>'
+    assert field_lines(_page(kept)) == ["colour: Teal"]
