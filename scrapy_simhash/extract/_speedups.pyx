@@ -467,6 +467,24 @@ def marker_flags(list texts):
     return out
 
 
+cdef inline void _extend_run(Py_ssize_t node, Py_ssize_t block, Py_ssize_t end, double value,
+                             double* run_total, Py_ssize_t* run_start, double* best_total,
+                             Py_ssize_t* best_start, Py_ssize_t* best_end) noexcept:
+    """Kadane's step: extend ``node``'s current run by one child (``block:end``, worth
+    ``value``), or restart it there; keep its best run."""
+    cdef double running = run_total[node]
+    if running <= 0:
+        run_start[node] = block
+        running = value
+    else:
+        running += value
+    run_total[node] = running
+    if running > best_total[node]:
+        best_total[node] = running
+        best_start[node] = run_start[node]
+        best_end[node] = end
+
+
 def child_runs(list scores, list starts, list ends, list parents, list owners):
     """The Kadane pass of ``builtin.best_child_run`` (``builtin.child_runs_python`` is the
     reference): for each node, the total, first block and end block of its best run of
@@ -474,7 +492,7 @@ def child_runs(list scores, list starts, list ends, list parents, list owners):
     doubles as Python's floats are: the same totals to the last bit."""
     cdef Py_ssize_t blocks = len(scores), count = len(starts), node = 0, block, end, parent
     cdef Py_ssize_t owner
-    cdef double running, value, total = 0.0
+    cdef double total = 0.0
     cdef double* prefix = <double*> malloc((blocks + 1) * sizeof(double))
     cdef double* run_total = <double*> calloc(count + 1, sizeof(double))
     cdef double* best_total = <double*> calloc(count + 1, sizeof(double))
@@ -494,34 +512,13 @@ def child_runs(list scores, list starts, list ends, list parents, list owners):
                 end = ends[node]
                 parent = parents[node]
                 node += 1
-                if parent < 0 or end == block:
-                    continue
-                value = prefix[end] - prefix[block]
-                running = run_total[parent]
-                if running <= 0:
-                    run_start[parent] = block
-                    running = value
-                else:
-                    running += value
-                run_total[parent] = running
-                if running > best_total[parent]:
-                    best_total[parent] = running
-                    best_start[parent] = run_start[parent]
-                    best_end[parent] = end
+                if parent >= 0 and end != block:  # a child node, taken whole
+                    _extend_run(parent, block, end, prefix[end] - prefix[block], run_total,
+                                run_start, best_total, best_start, best_end)
             owner = owners[block]
-            if owner >= 0:
-                value = scores[block]
-                running = run_total[owner]
-                if running <= 0:
-                    run_start[owner] = block
-                    running = value
-                else:
-                    running += value
-                run_total[owner] = running
-                if running > best_total[owner]:
-                    best_total[owner] = running
-                    best_start[owner] = run_start[owner]
-                    best_end[owner] = block + 1
+            if owner >= 0:  # a block of the node's own
+                _extend_run(owner, block, block + 1, <double> scores[block], run_total,
+                            run_start, best_total, best_start, best_end)
         return ([best_total[node] for node in range(count)],
                 [best_start[node] for node in range(count)],
                 [best_end[node] for node in range(count)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from unittest import mock
 
+import pytest
 from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,6 +42,18 @@ def _python_segment(root, **options) -> segment.Segmented:
         return segment.segment(root, **options)
 
 
+@pytest.fixture(scope="module")
+def corpus_segments(corpora_root) -> list[tuple[str, segment.Segmented]]:
+    """Every corpus page our parser reads, segmented by the Python walk: (its id, its blocks)."""
+    segmented = []
+    for page in iter_pages(root=corpora_root):
+        root = parse_html(page.html, page.encoding)
+        if root is not None:
+            segmented.append((page.id, _python_segment(root)))
+    assert len(segmented) > 400
+    return segmented
+
+
 def _assert_same_segments(root, **options) -> None:
     compiled = dataclasses.asdict(segment.segment(root, **options))
     python = dataclasses.asdict(_python_segment(root, **options))
@@ -67,12 +80,8 @@ def test_walk_equals_python_walk_on_every_corpus_page(corpora_root):
 
 
 @needs_speedups
-def test_block_stats_equal_python_on_every_corpus_block(corpora_root):
-    texts: list[str] = []
-    for page in iter_pages(root=corpora_root):
-        root = parse_html(page.html, page.encoding)
-        if root is not None:
-            texts.extend(_python_segment(root).block_text)
+def test_block_stats_equal_python_on_every_corpus_block(corpus_segments):
+    texts = [text for _, segmented in corpus_segments for text in segmented.block_text]
     assert len(texts) > 10_000
     units, marks = _speedups.block_stats(texts, builtin.CJK_HALF_WEIGHT)
     assert units == [builtin.text_units(text) for text in texts]
@@ -178,12 +187,8 @@ def _assert_markers_flagged(texts: list[str]) -> None:
 
 
 @needs_speedups
-def test_marker_flags_flag_every_corpus_block_with_a_marker(corpora_root):
-    texts: list[str] = []
-    for page in iter_pages(root=corpora_root):
-        root = parse_html(page.html, page.encoding)
-        if root is not None:
-            texts.extend(_python_segment(root).block_text)
+def test_marker_flags_flag_every_corpus_block_with_a_marker(corpus_segments):
+    texts = [text for _, segmented in corpus_segments for text in segmented.block_text]
     _assert_markers_flagged(texts)
     flags = _speedups.marker_flags(texts)
     assert sum(map(bool, flags)) < len(texts) / 5  # (the point: most blocks are not flagged)
@@ -208,20 +213,13 @@ def test_marker_flags_corner_cases():
 
 
 @needs_speedups
-def test_child_runs_equal_python_on_every_corpus_page(corpora_root):
-    pages = 0
-    for page in iter_pages(root=corpora_root):
-        root = parse_html(page.html, page.encoding)
-        if root is None:
-            continue
-        segmented = _python_segment(root)
+def test_child_runs_equal_python_on_every_corpus_page(corpus_segments):
+    for page_id, segmented in corpus_segments:
         scores = builtin.base_scores(segmented)
         for weights in (scores, [-score for score in scores], [0.0] * len(scores)):
             nodes = (weights, segmented.node_start, segmented.node_end, segmented.node_parent,
                      segmented.block_owner)
-            assert _speedups.child_runs(*nodes) == builtin.child_runs_python(*nodes), page.id
-        pages += 1
-    assert pages > 400
+            assert _speedups.child_runs(*nodes) == builtin.child_runs_python(*nodes), page_id
 
 
 @needs_speedups
@@ -239,19 +237,12 @@ def _python_scores(segmented, captions) -> tuple[list[float], set[int]]:
 
 
 @needs_speedups
-def test_base_scores_equal_python_on_every_corpus_page(corpora_root):
-    pages = 0
-    for page in iter_pages(root=corpora_root):
-        root = parse_html(page.html, page.encoding)
-        if root is None:
-            continue
-        segmented = _python_segment(root)
+def test_base_scores_equal_python_on_every_corpus_page(corpus_segments):
+    for page_id, segmented in corpus_segments:
         for captions in (None, builtin.in_captions(segmented)):
             boilerplate: set[int] = set()
             scores = builtin.base_scores(segmented, boilerplate, captions)
-            assert (scores, boilerplate) == _python_scores(segmented, captions), page.id
-        pages += 1
-    assert pages > 400
+            assert (scores, boilerplate) == _python_scores(segmented, captions), page_id
 
 
 @needs_speedups
