@@ -1,13 +1,16 @@
 # cython: language_level=3
-"""Compiled twins of the extractor's two hottest loops; the Python versions are the reference.
+"""Compiled twins of the extractor's hottest loops; the Python versions are the reference.
 
 ``walk``: the walk of :func:`scrapy_simhash.extract.segment.segment` (see ``walk_python``),
 reading libxml2's nodes directly instead of through one Python proxy per element. Only fields
 of libxml2's node structs are read, through lxml's public C API (https://lxml.de/capi.html), so
 nothing links against libxml2 itself. ``block_stats``: every block's length in
 word-equivalents (``builtin.text_units``) and punctuation count (``builtin._punctuation``) in one
-pass over its characters, without splitting, encoding or a regular expression. Tests check that
-both twins give equal results on every corpus page and on generated text and markup.
+pass over its characters, without splitting, encoding or a regular expression.
+``marker_flags``: which blocks may hold a call to action's or a legal line's markers.
+``base_scores`` and ``child_runs``: the loops of ``builtin.base_scores`` and
+``builtin.best_child_run`` (``builtin.child_runs_python``). Tests check that each twin gives
+equal results on every corpus page and on generated text and markup.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
