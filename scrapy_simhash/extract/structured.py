@@ -225,7 +225,9 @@ def _cell_text(element) -> str:
 def _control_pair(element) -> tuple[str, str] | None:
     """A ``<select>``'s name and the option marked selected, or a checked radio button's name
     and value (its label's text when its value is the default "on"); None for other controls,
-    none chosen in the markup, or controls of how the page is shown (sort order, view)."""
+    none chosen in the markup, and controls that choose no variant of the page: named for how
+    it is shown or what the visit brought (:data:`_NOT_VARIANT_WORDS`), or placed in its
+    furniture or a search (:func:`_variant_place`)."""
     if element.tag == "select":
         chosen = next((option for option in element.iter("option")
                        if option.get("selected") is not None), None)
