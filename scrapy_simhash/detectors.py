@@ -160,7 +160,7 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
-        from scrapy_simhash.extract.structured import markup_parts
+        from scrapy_simhash.extract.structured import aside_text, markup_parts
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -175,7 +175,7 @@ class Detector(ABC):
         comment_text = "" if weak else extraction.comment_text()
         comments = ev.shingle_hashes(comment_text)[0] if comment_text else None
         # (one walk of the tree: the documents it embeds, the fields its markup writes)
-        embedded, markup_fields = markup_parts(root)
+        embedded, markup_fields, asides = markup_parts(root)
         fields = _own_fields(extraction.colon_lines(), comment_text, markup_fields)
         if not weak and words >= ev.SHORT_WORDS:
             # the lines of its content beside the main text (a job's fields, a listing's grid),
@@ -209,6 +209,8 @@ class Detector(ABC):
         # as furniture (an event's day)
         dates = ev.date_figures("\n".join([own_text, *extraction.dated_furniture()]))
         hidden_figures = dates if data_figures is None else np.union1d(data_figures, dates)
+        if asides:  # (a listing's price and facts in a summary box beside its description)
+            hidden_figures = np.union1d(hidden_figures, ev.figure_words(aside_text(asides)))
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             own_figures = ev.figure_words(own_text)

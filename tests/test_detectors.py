@@ -586,6 +586,20 @@ def test_pages_with_little_text_and_other_figures_are_two_pages():
                              url_b="https://s.example/c/1?utm_source=x")
 
 
+def test_short_pages_are_told_apart_by_the_figures_of_their_asides():
+    """Two flats of one building, one description: each flat's floor and price only in the
+    summary box in the page's ``<aside>``, which the main text leaves out with the sidebars; a
+    copy at another URL has the same box."""
+    from benchmarks.hardneg.siblings import summary_asides
+
+    pages = summary_asides()
+    (url_a, a), (url_b, b) = pages[2], pages[3]  # (one price, another floor and aspect)
+    assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+    (url_a, a), (url_b, b) = pages[2], pages[5]  # (one price, another floor)
+    assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+    assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "?utm_source=feed")
+
+
 def test_shells_are_told_apart_by_the_figures_of_their_data():
     """Client-rendered shells with the same notice on every page, each product's id and price
     only in a data script of a few short fields: too little of a rest to compare, but other

@@ -81,6 +81,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "series_dates_zh": siblings.series_dates_zh,
     "event_date_lines": siblings.event_date_lines,
     "event_date_lines_ja": siblings.event_date_lines_ja,
+    "summary_asides": siblings.summary_asides,
+    "tyre_sizes_de": siblings.tyre_sizes_de,
     "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,

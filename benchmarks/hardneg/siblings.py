@@ -367,3 +367,88 @@ def event_date_lines_ja() -> list[Page]:
         pages.append((f"https://{EVENTS_JA.domain}/events/jazz-night?id={number}",
                       render(EVENTS_JA, title="ジャズナイト", main=main)))
     return pages
+
+
+#: (flat, floor, price, aspect) of one building's flats, all under one title and description
+FLATS = (
+    (4, "2nd", "240,000", "South"), (7, "3rd", "245,000", "South"),
+    (12, "4th", "250,000", "West"), (15, "4th", "250,000", "South"),
+    (19, "5th", "255,000", "West"), (23, "6th", "250,000", "West"),
+    (26, "6th", "262,500", "South"), (30, "7th", "265,000", "West"),
+    (33, "8th", "270,000", "South"), (36, "8th", "275,000", "West"),
+)
+HARBOUR = (
+    "Harbour View is a development of one and two bedroom apartments on the waterfront, completed "
+    "to a high specification. Residents benefit from a concierge, a private gym, secure "
+    "underfloor parking and a landscaped roof terrace with views across the city.",
+    "The apartment has an open plan living and dining area with floor to ceiling windows, a "
+    "fitted kitchen with integrated appliances and stone worktops, a principal bedroom with "
+    "fitted wardrobes and a bathroom with a rainfall shower. Underfloor heating runs throughout.",
+    "The dock is a short walk from the city centre and the railway station, with bars and "
+    "restaurants on the doorstep. The property is offered with no onward chain. Viewing is "
+    "strictly by appointment with the agent.",
+)
+
+
+def summary_asides() -> list[Page]:
+    """Ten flats of one building under one title and description, each flat's price, floor and
+    aspect only in a summary box in the page's ``<aside>`` (beside links to similar flats)."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in HARBOUR)
+    title = "2 bedroom apartment for sale in Harbour View"
+    pages = []
+    for flat, floor, price, aspect in FLATS:
+        main = (f'<article class="listing"><h1>{esc(title)}</h1><p class="address">Harbour View, '
+                f"Dock Road</p><h2>Description</h2>{text}</article>")
+        sidebar = (f'<div class="summary"><p class="price">£{price}</p><ul class="key-features">'
+                   f"<li>2 bedroom apartment</li><li>{floor} floor</li><li>{aspect} facing "
+                   f"balcony</li><li>Flat {flat}</li><li>EPC rating B</li></ul></div>"
+                   '<h3>Similar properties</h3><ul><li><a href="/property/881/">1 bed flat, '
+                   'Dock Road, £189,000</a></li><li><a href="/property/912/">2 bed flat, Mill '
+                   "Lane, £231,500</a></li></ul>")
+        pages.append((f"https://{HOMES.domain}/property/harbour-view-{flat}/",
+                      render(HOMES, title=title, main=main, sidebar=sidebar)))
+    return pages
+
+
+TYRES = Site(
+    name="ReifenDirekt",
+    domain="www.reifendirekt.example.de",
+    tagline="Reifen und Felgen günstig kaufen",
+    nav=("Sommerreifen", "Winterreifen", "Ganzjahresreifen", "Felgen", "Montage"),
+    lang="de",
+)
+#: (size, load and speed index, price) of one tyre's sizes, each sold on its own page
+TYRE_SIZES = (
+    ("195/65 R15", "91T", "79,90"), ("205/55 R16", "91H", "89,90"),
+    ("205/55 R16", "94V", "94,90"), ("215/60 R16", "99H", "99,90"),
+    ("225/45 R17", "94V", "109,90"), ("225/50 R17", "98V", "114,90"),
+    ("225/40 R18", "92V", "124,90"), ("235/45 R18", "98V", "134,90"),
+    ("205/60 R16", "96H", "94,90"), ("195/55 R16", "87H", "84,90"),
+)
+NORDFROST = (
+    "Der Nordfrost 7 ist ein Winterreifen für Kompaktwagen und Mittelklasse, der auf Schnee, "
+    "Matsch und nasser Fahrbahn sicher greift. Die Lamellen im Profil verzahnen sich mit dem "
+    "Schnee, breite Rillen leiten Wasser und Matsch schnell ab.",
+    "Die weiche Gummimischung bleibt auch bei tiefen Temperaturen elastisch und verkürzt den "
+    "Bremsweg auf nasser und verschneiter Straße. Der Reifen trägt das Alpine-Symbol und ist "
+    "damit für die situative Winterreifenpflicht zugelassen.",
+    "Alle Reifen stammen aus aktueller Produktion und werden auf Wunsch direkt an eine unserer "
+    "Montagepartner-Werkstätten in Ihrer Nähe geliefert.",
+)
+
+
+def tyre_sizes_de() -> list[Page]:
+    """Ten sizes of one winter tyre under one title and description, each size's load and
+    speed index and price only in the buying box in the page's ``<aside>``."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in NORDFROST)
+    title = "Nordfrost 7 Winterreifen"
+    pages = []
+    for number, (size, index, price) in enumerate(TYRE_SIZES, 1):
+        main = (f'<div class="product"><h1>{esc(title)}</h1><div class="description">{text}'
+                "</div></div>")
+        sidebar = (f'<div class="buybox"><p class="size">{size} {index}</p>'
+                   f'<p class="price">{price} € pro Stück</p><p>inkl. MwSt., zzgl. Versand</p>'
+                   '<button>In den Warenkorb</button></div>')
+        pages.append((f"https://{TYRES.domain}/reifen/nordfrost-7?artikel={number}",
+                      render(TYRES, title=title, main=main, sidebar=sidebar)))
+    return pages

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -135,6 +136,17 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NOT_FIELDS = frozenset(("nav", "footer"))
 #: At most this many of a page's label-value pairs are read.
 MAX_FIELDS = 64
+#: Asides inside these are the page's furniture (a header's promotion, a footer's box).
+_NOT_ASIDES = frozenset(("header", "nav", "footer", "aside"))
+#: At most this many asides, and this much of their text, are read.
+MAX_ASIDES = 8
+MAX_ASIDE_CHARS = 4000
+# (the text nodes of an aside not in a link, a script or a style: another page's name and
+# figures are a link's, as in a list of related listings)
+_UNLINKED_TEXT = etree.XPath(
+    ".//text()[not(ancestor::a or ancestor::script or ancestor::style or ancestor::button"
+    " or ancestor::select or ancestor::noscript or ancestor::template)]"
+)
 _COLONS = ":\uff1a "  # (a label may end with its colon: "Colour:")
 
 
@@ -153,16 +165,30 @@ def field_lines(root) -> list[str]:
     return markup_parts(root)[1]
 
 
-def markup_parts(root) -> tuple[list[str], list[str]]:
-    """:func:`embedded_urls` and :func:`field_lines` from one walk of the tree (a walk costs as
-    much as the rest of the two together); never raises."""
+class MarkupParts(NamedTuple):
+    """What one walk of a page's tree finds beside its text blocks."""
+
+    embedded: list[str]  #: :func:`embedded_urls`
+    fields: list[str]  #: :func:`field_lines`
+    asides: list  #: its own ``<aside>`` elements (see :func:`aside_text`)
+
+
+def markup_parts(root) -> MarkupParts:
+    """:func:`embedded_urls`, :func:`field_lines` and the page's asides from one walk of the
+    tree (a walk costs as much as the rest of the two together); never raises."""
     urls: list[str] = []
     lines: list[str] = []
+    asides: list = []
     if root is None:
-        return urls, lines
+        return MarkupParts(urls, lines, asides)
     with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
-        for element in root.iter(*_EMBED_ATTRIBUTES, *_FIELD_TAGS):
+        for element in root.iter(*_EMBED_ATTRIBUTES, *_FIELD_TAGS, "aside"):
             tag = element.tag
+            if tag == "aside":
+                if len(asides) < MAX_ASIDES and not any(
+                        outer.tag in _NOT_ASIDES for outer in element.iterancestors()):
+                    asides.append(element)
+                continue
             if tag in _FIELD_TAGS:
                 if len(lines) < MAX_FIELDS:
                     pair = _pair(element)
@@ -183,7 +209,23 @@ def markup_parts(root) -> tuple[list[str], list[str]]:
                     urls.append(url)
                     if len(urls) == MAX_EMBEDS:
                         break
-    return urls, lines
+    return MarkupParts(urls, lines, asides)
+
+
+def aside_text(asides: list) -> str:
+    """The text of asides that is not a link's, one line per block, up to
+    :data:`MAX_ASIDE_CHARS`: a listing's price and key facts in a summary box beside its
+    description, which the extraction leaves out with the sidebars; never raises."""
+    parts: list[str] = []
+    size = 0
+    with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
+        for aside in asides:
+            for text in _UNLINKED_TEXT(aside):
+                parts.append(text)
+                size += len(text)
+                if size > MAX_ASIDE_CHARS:
+                    return "\n".join(parts)[:MAX_ASIDE_CHARS]
+    return "\n".join(parts)
 
 
 def _pair(element) -> tuple[str, str] | None:

@@ -9,10 +9,13 @@ import pytest
 
 from scrapy_simhash.extract.parsing import parse_html
 from scrapy_simhash.extract.structured import (
+    MAX_ASIDE_CHARS,
     MAX_CHARS,
     MAX_FIELDS,
+    aside_text,
     embedded_urls,
     field_lines,
+    markup_parts,
     structured_text,
 )
 
@@ -130,3 +133,22 @@ def test_a_forms_chosen_option_is_no_field_of_the_pages_furniture_or_a_search():
         assert field_lines(_page(page)) == [], page
     kept = f'<form><input type="number" name="qty" value="1">{chosen}</form>'
     assert field_lines(_page(kept)) == ["colour: Teal"]
+
+
+def test_the_unlinked_text_of_the_pages_own_asides_is_read():
+    root = _page('<main><p>Description</p></main><aside class="summary"><p>£250,000</p>'
+                 "<ul><li>4th <b>floor</b></li><li><a href='/p/2'>Flat 2, £189,000</a></li>"
+                 "</ul><script>var price = 1;</script><button>Call 0161</button>"
+                 "<aside>Nested 7</aside></aside>"
+                 "<header><aside>Header offer 10%</aside></header>"
+                 "<footer><aside>Footer 2025</aside></footer>")
+    asides = markup_parts(root).asides
+    assert [aside.get("class") for aside in asides] == ["summary"]
+    assert aside_text(asides).split("\n") == ["£250,000", "4th ", "floor", "Nested 7"]
+    assert markup_parts(None) == ([], [], [])
+    assert aside_text([]) == ""
+
+
+def test_aside_text_is_read_up_to_its_limit():
+    root = _page("<aside>" + "<p>Fact 12 of the listing</p>" * 1000 + "</aside>")
+    assert len(aside_text(markup_parts(root).asides)) == MAX_ASIDE_CHARS
