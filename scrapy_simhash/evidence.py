@@ -110,8 +110,9 @@ MIN_OWN_FIGURES = 2
 #: entries, so that one entry more shows among a page's worth (a link whose two bits other
 #: links hold too goes unseen: about 1 in 100 among 25 links).
 LINK_BITS = 512
-#: Two pages are a listing's states only when each links this many entries (a print version,
-#: a quick view, a page of prose with a link or two are no listing).
+#: Two pages are a listing's states only when one links this many entries and the other one
+#: entry or more (a listing's last page may hold one or two; a print version, a quick view,
+#: two pages of prose with a link or two are no listing).
 MIN_ENTRY_LINKS = 3
 #: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
@@ -1276,24 +1277,26 @@ def _last_label(fields: np.ndarray) -> int:
 
 def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether two pages of one site in one template (long ones laid out alike, short ones
-    not in two chromes nor the same text in two templates), each with
-    :data:`MIN_ENTRY_LINKS` entries or more, are a listing and its later state: one of them
-    links an entry the other does not (:meth:`Extraction.entry_links`: a thread's title over
+    not the same text in two templates), one with :data:`MIN_ENTRY_LINKS`
+    entries or more and the other with one or more, are a listing's two states or pages: one
+    of them links an entry the other does not (:meth:`Extraction.entry_links`: a thread's title over
     its teaser). Dropped, it would take that entry's page with it: a forum's first page after
     a new thread, a tag page after a new article. An edited copy keeps its links, and a block
     of bare links (an extra "related" list) holds no entry."""
     if (same_site is not True or a.links is None or b.links is None or a.short != b.short
             or a.weak != b.weak):
         return False
-    # (weak pages are one only when their whole pages are nearly the same: one template)
-    if a.short and (_two_chromes(a, b) or _foreign(a, b, same_site)):
+    # (weak pages are one only when their whole pages are nearly the same: one template; a
+    # short listing's chrome may hold its entries where its next page's text holds them, so
+    # chromes that differ tell no template apart)
+    if a.short and _foreign(a, b, same_site):
         return False
     if not (a.short or a.weak or laid_out_alike(a, b)):
         return False
     half = LINK_BITS // 32
     entries_a, near_a, entries_b, near_b = (a.links[:half], a.links[half:], b.links[:half],
                                             b.links[half:])
-    if not (_listing_links(entries_a) and _listing_links(entries_b)):
+    if not (_listing_links(entries_a) or _listing_links(entries_b)):
         return False
     # an entry of one that is not even nearly one on the other: a link an edit cannot make
     return bool((entries_a & ~near_b).any() or (entries_b & ~near_a).any())
@@ -1307,15 +1310,14 @@ def _listing_links(bits: np.ndarray) -> bool:
 
 def listing_links(entries: tuple[list[str], list[str]]) -> np.ndarray | None:
     """The :func:`link_bits` of a page's entry links and of its links that are nearly entries
-    (:meth:`Extraction.entry_links`), one after the other, or None when the entries are too few
-    for :func:`entries_part` to read (not stored: most pages are no listing)."""
+    (:meth:`Extraction.entry_links`), one after the other, or None when it links no entry (not
+    stored: most pages are no listing)."""
     strict, loose = entries
-    if len(strict) < MIN_ENTRY_LINKS:
+    if not strict:
         return None
     codes = {href: _link_code(href) for href in loose}  # (every entry is a near entry)
     bits = _bits_of_codes(codes[href] for href in strict)
-    return np.concatenate((bits, _bits_of_codes(codes.values()))) if _listing_links(bits) \
-        else None
+    return np.concatenate((bits, _bits_of_codes(codes.values()))) if bits.any() else None
 
 
 def _one_template(a: Evidence, b: Evidence) -> bool:

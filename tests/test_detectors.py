@@ -600,6 +600,18 @@ def test_short_pages_are_told_apart_by_the_figures_of_their_asides():
     assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "?utm_source=feed")
 
 
+def test_an_archives_pages_are_distinct_however_its_cards_are_read():
+    """A category archive's pages under one introduction: the last page's two cards are read as
+    its text, a full page's four as its chrome; each links posts the other does not."""
+    from benchmarks.hardneg.listing_states import archive_pages
+
+    (url_last, last), (url_1, first), (url_2, second) = archive_pages()[:3]
+    assert not is_near_duplicate(last, first, url_a=url_last, url_b=url_1)
+    assert not is_near_duplicate(first, second, url_a=url_1, url_b=url_2)
+    assert is_near_duplicate(first, first, url_a=url_1, url_b=url_1 + "?utm_source=feed")
+    assert is_near_duplicate(last, last, url_a=url_last, url_b=url_last + "?utm_source=feed")
+
+
 def test_shells_are_told_apart_by_the_figures_of_their_data():
     """Client-rendered shells with the same notice on every page, each product's id and price
     only in a data script of a few short fields: too little of a rest to compare, but other

@@ -482,6 +482,13 @@ def test_a_listing_with_another_entry_is_another_page():
     few = long_page(text, "Community forum | Riverton", rest, links=("/t/0",))
     assert not ev.entries_part(few, long_page(text, "Community forum | Riverton", rest,
                                               links=("/t/1",)), same_site=True)
+    # a listing's last page, with an entry or two of its own, is another page of it
+    last = long_page(text, "Community forum | Riverton", rest, links=("/t/40", "/t/41"))
+    assert ev.entries_part(before, last, same_site=True)
+    assert ev.entries_part(last, before, same_site=True)
+    assert not ev.entries_part(before, long_page(text, "Community forum | Riverton", rest),
+                               same_site=True)  # (no entry at all: a print version's)
+    assert ev.listing_links(([], ["/t/1"])) is None
     # a link's fragment and the parameters that name a visit do not make it another link
     assert np.array_equal(ev.link_bits(["/t/a?sid=9f2c#replies", "/t/b?utm_source=x&id=2",
                                         "/t/c;jsessionid=0F1E?x=1"]),

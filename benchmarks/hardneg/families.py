@@ -83,6 +83,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "event_date_lines_ja": siblings.event_date_lines_ja,
     "summary_asides": siblings.summary_asides,
     "tyre_sizes_de": siblings.tyre_sizes_de,
+    "archive_pages": listing_states.archive_pages,
     "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,

@@ -102,3 +102,44 @@ def tag_growth() -> list[Page]:
                       render(PAPER, title="Valley", main=main,
                              breadcrumbs=[("Topics", "/topics/")])))
     return pages
+
+
+BLOG = Site(
+    name="Crumb & Crust",
+    domain="www.crumbandcrust.example",
+    tagline="Home baking, tested three times",
+    nav=("Recipes", "Sourdough", "Cakes", "About", "Contact"),
+)
+ARCHIVE_INTRO = (
+    "Welcome to the recipes archive. Here you will find every recipe published on this blog, "
+    "from everyday sandwich loaves and weeknight dinners to long-fermented sourdough and "
+    "celebration cakes. Each recipe has been tested at least three times in a home kitchen, with "
+    "weights in grams and cups, step-by-step photos and notes on what to do when things go "
+    "wrong. If you are new to baking, start with the no-knead loaf or the focaccia: both are "
+    "forgiving and need no special equipment. Use the search box or the categories in the "
+    "sidebar to narrow things down, and leave a comment if you try something."
+)
+ARCHIVE_PAGES = 10
+PER_ARCHIVE_PAGE = 4
+
+
+def archive_pages() -> list[Page]:
+    """A category archive's ten pages (``/page/2/`` ...) under one long introduction, four post
+    cards a page (a linked title, the day, one line) and two on the last, which the crawl meets
+    first (its "Last" link)."""
+    posts = _entries(PER_ARCHIVE_PAGE * (ARCHIVE_PAGES - 1) + 2, "hardneg:archive")
+    pages = []
+    for number in (ARCHIVE_PAGES, *range(1, ARCHIVE_PAGES)):
+        shown = posts[(number - 1) * PER_ARCHIVE_PAGE:number * PER_ARCHIVE_PAGE]
+        cards = "".join(
+            f'<article class="post-card"><h2 class="entry-title"><a href="/{slug(title)[:60]}/">'
+            f'{esc(title)}</a></h2><p class="meta">{esc(day)} 2026</p><p>{esc(teaser[:90])}</p>'
+            "</article>" for title, teaser, day in shown)
+        pager = " ".join(f'<a class="page-numbers" href="/category/recipes/page/{n}/">{n}</a>'
+                         for n in range(1, ARCHIVE_PAGES + 1))
+        main = (f'<header class="archive-header"><h1>Category: Recipes</h1><p>{esc(ARCHIVE_INTRO)}'
+                f'</p></header>{cards}<nav class="pagination">{pager}</nav>')
+        path = "/category/recipes/" if number == 1 else f"/category/recipes/page/{number}/"
+        title = "Recipes" if number == 1 else f"Recipes – Page {number} of {ARCHIVE_PAGES}"
+        pages.append((f"https://{BLOG.domain}{path}", render(BLOG, title=title, main=main)))
+    return pages

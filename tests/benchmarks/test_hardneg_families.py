@@ -52,7 +52,7 @@ def test_every_promised_family_is_generated():
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
         "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
         "routes_reversed", "event_date_lines", "event_date_lines_ja",
-        "summary_asides", "tyre_sizes_de",
+        "summary_asides", "tyre_sizes_de", "archive_pages",
     }
 
 
