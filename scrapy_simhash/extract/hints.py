@@ -34,7 +34,7 @@ _CHROME_RE = re.compile(
     _COMMENTS + r"|footer|related|recommend|breadcrumb|pagination|\bpager\b|"
     r"subscribe|newsletter|popup|modal|cookie|consent|onetrust|didomi|usercentrics|gdpr|"
     r"copyright|outbrain|taboola|"
-    r"caption|credit|byline|dateline|timestamp|\bbio\b|"
+    r"caption|credit|byline|dateline|timestamp|"
     r"tuijian|xiangguan|popular|trending|\bmost\b|mostread|\bviewed\b"
 )
 # Chrome-like names that also show up on page-wide wrappers ("page-ad-margins", "has-sidebar").
@@ -48,6 +48,9 @@ _WEAK_CHROME_RE = re.compile(
 # Photo and image boxes (captions, credits, galleries): chrome, even with an article word in the
 # name ("inline-content inline-photo"), unless they hold most of the page ("img-share-area").
 _MEDIA_RE = re.compile(_MEDIA)
+# A person's bio: an author's box beside an article, but a profile page's text, all of it in
+# such a box ("profile-bio"): chrome unless it holds most of the page, like a photo box.
+_BIO_RE = re.compile(r"\bbio\b")
 _PHOTO_BOX_RE = re.compile(_MEDIA + r"|caption|credit|figure|\bmedia")
 
 # Structural chrome is skipped by the walk, and read only on a lenient second walk (see
@@ -106,7 +109,7 @@ def attribute_hint(class_and_id: str) -> int:
     positive = flags & _POSITIVE_WORD
     if flags & _CHROME_WORD:
         hint = WEAK_CHROME if positive else CHROME
-    elif flags & _MEDIA_WORD:
+    elif flags & (_MEDIA_WORD | _BIO_WORD):
         hint = WEAK_CHROME
     elif flags & _WEAK_CHROME_WORD:
         hint = NEUTRAL if positive else WEAK_CHROME
@@ -117,10 +120,10 @@ def attribute_hint(class_and_id: str) -> int:
     return hint
 
 
-# Which of the four expressions match a word. No expression spans whitespace (a non-word
+# Which of the five expressions match a word. No expression spans whitespace (a non-word
 # character, so ``\b`` sees the same boundary at a word's ends), so a class string matches one
 # exactly when one of its words does: words repeat across sites far more than whole strings.
-_POSITIVE_WORD, _CHROME_WORD, _MEDIA_WORD, _WEAK_CHROME_WORD = 1, 2, 4, 8
+_POSITIVE_WORD, _CHROME_WORD, _MEDIA_WORD, _WEAK_CHROME_WORD, _BIO_WORD = 1, 2, 4, 8, 16
 _WORD_FLAGS: dict[str, int] = {}
 
 
@@ -131,6 +134,7 @@ def _word_flags(word: str) -> int:
         (_CHROME_WORD, _CHROME_RE),
         (_MEDIA_WORD, _MEDIA_RE),
         (_WEAK_CHROME_WORD, _WEAK_CHROME_RE),
+        (_BIO_WORD, _BIO_RE),
     ):
         if expression.search(word) is not None:
             flags |= flag

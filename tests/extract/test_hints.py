@@ -1,5 +1,5 @@
 """hints: class/id strings are classified word by word (with a cache per word), exactly as the
-four expressions classify the whole string."""
+five expressions classify the whole string."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from scrapy_simhash.extract.hints import CHROME, NEUTRAL, POSITIVE, WEAK_CHROME,
 
 
 def whole_string_hint(class_and_id: str) -> int:
-    """The definition: the four expressions run over the whole normalised string."""
+    """The definition: the five expressions run over the whole normalised string."""
     text = class_and_id.lower().replace("_", " ").replace("-", " ")
     positive = hints._POSITIVE_RE.search(text) is not None
     if hints._CHROME_RE.search(text) is not None:
         return WEAK_CHROME if positive else CHROME
-    if hints._MEDIA_RE.search(text) is not None:
+    if hints._MEDIA_RE.search(text) is not None or hints._BIO_RE.search(text) is not None:
         return WEAK_CHROME
     if hints._WEAK_CHROME_RE.search(text) is not None:
         return NEUTRAL if positive else WEAK_CHROME
