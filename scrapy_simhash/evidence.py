@@ -1302,6 +1302,11 @@ def entries_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     return bool((entries_a & ~near_b).any() or (entries_b & ~near_a).any())
 
 
+def is_listing(evidence: Evidence) -> bool:
+    """Whether a page's evidence is a listing's: :data:`MIN_ENTRY_LINKS` entries or more."""
+    return evidence.links is not None and _listing_links(evidence.links[:LINK_BITS // 32])
+
+
 def _listing_links(bits: np.ndarray) -> bool:
     """Whether :func:`link_bits` hold :data:`MIN_ENTRY_LINKS` links or more (two bits a link,
     a few of them shared)."""

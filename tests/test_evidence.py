@@ -489,6 +489,8 @@ def test_a_listing_with_another_entry_is_another_page():
     assert not ev.entries_part(before, long_page(text, "Community forum | Riverton", rest),
                                same_site=True)  # (no entry at all: a print version's)
     assert ev.listing_links(([], ["/t/1"])) is None
+    # (a page of one or two entries is no listing met again: it holds them for this rule alone)
+    assert ev.is_listing(before) and not ev.is_listing(last)
     # a link's fragment and the parameters that name a visit do not make it another link
     assert np.array_equal(ev.link_bits(["/t/a?sid=9f2c#replies", "/t/b?utm_source=x&id=2",
                                         "/t/c;jsessionid=0F1E?x=1"]),

@@ -1205,6 +1205,7 @@ class _EarlierWeakMatch(Match):
 
 
 def _is_listing(signed: Any) -> bool:
-    """Whether a signed page is a listing: its evidence holds entries (see
-    :func:`scrapy_simhash.evidence.entries_part`)."""
-    return signed.evidence is not None and signed.evidence.links is not None
+    """Whether a signed page is a listing: its evidence holds 3 entries or more (see
+    :func:`scrapy_simhash.evidence.is_listing`; a page of one or two holds them for
+    :func:`~scrapy_simhash.evidence.entries_part` alone)."""
+    return signed.evidence is not None and ev.is_listing(signed.evidence)
