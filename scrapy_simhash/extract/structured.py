@@ -141,12 +141,9 @@ _NOT_ASIDES = frozenset(("header", "nav", "footer", "aside"))
 #: At most this many asides, and this much of their text, are read.
 MAX_ASIDES = 8
 MAX_ASIDE_CHARS = 4000
-# (the text nodes of an aside not in a link, a script or a style: another page's name and
-# figures are a link's, as in a list of related listings)
-_UNLINKED_TEXT = etree.XPath(
-    ".//text()[not(ancestor::a or ancestor::script or ancestor::style or ancestor::button"
-    " or ancestor::select or ancestor::noscript or ancestor::template)]"
-)
+# What an aside's text leaves out: links (another page's name and figures, as in a list of
+# related listings), scripts and controls.
+_NOT_ASIDE_TEXT = frozenset(("a", "script", "style", "button", "select", "noscript", "template"))
 _COLONS = ":\uff1a "  # (a label may end with its colon: "Colour:")
 
 
@@ -213,18 +210,31 @@ def markup_parts(root) -> MarkupParts:
 
 
 def aside_text(asides: list) -> str:
-    """The text of asides that is not a link's, one line per block, up to
+    """The text of asides that is not a link's, one line per text node, up to
     :data:`MAX_ASIDE_CHARS`: a listing's price and key facts in a summary box beside its
     description, which the extraction leaves out with the sidebars; never raises."""
     parts: list[str] = []
     size = 0
     with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
         for aside in asides:
-            for text in _UNLINKED_TEXT(aside):
-                parts.append(text)
-                size += len(text)
-                if size > MAX_ASIDE_CHARS:
-                    return "\n".join(parts)[:MAX_ASIDE_CHARS]
+            # texts and elements still to read, the next one last: an element's text, its
+            # children (each followed by its tail), then its tail (not the aside's own)
+            stack: list = [aside]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, str):
+                    if not item.isspace():
+                        parts.append(item)
+                        size += len(item)
+                        if size > MAX_ASIDE_CHARS:
+                            return "\n".join(parts)[:MAX_ASIDE_CHARS]
+                    continue
+                if item.tail and item is not aside:
+                    stack.append(item.tail)
+                if isinstance(item.tag, str) and item.tag not in _NOT_ASIDE_TEXT:
+                    stack.extend(reversed(item))
+                    if item.text:
+                        stack.append(item.text)
     return "\n".join(parts)
 
 
