@@ -114,6 +114,10 @@ LINK_BITS = 512
 #: entry or more (a listing's last page may hold one or two; a print version, a quick view,
 #: two pages of prose with a link or two are no listing).
 MIN_ENTRY_LINKS = 3
+#: Two pages of one path under other values of one query parameter are two when each main text
+#: has 3-grams the other lacks: at least this many, as their sketches estimate them (a weak
+#: page's sketch samples its whole page; see :func:`other_choices`).
+MIN_CHOICE_GRAMS = 0.5
 #: The words of a page's title kept (the smallest hashes of its distinct words):
 #: enough for a title of 32 words, so that one word apart in a long title still shows.
 TITLE_SKETCH_SIZE = 32
@@ -1462,7 +1466,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     """Why the URLs of two pages make them two whatever their texts, or None: each names a
     version the other lacks (``"versions"``, :func:`other_versions`), or a day the other lacks
     (``"dates"``, :func:`other_dates`), or a word the other lacks that its own page's text
-    names (``"selections"``, :func:`other_selections`), or (``pages``: not two
+    names (``"selections"``, :func:`other_selections`), or gives one query parameter
+    another value with another text (``"choices"``, :func:`other_choices`), or (``pages``: not two
     items, whose spider has read their pages) one of them is a weak page (an interstitial, an
     error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
     :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
@@ -1474,6 +1479,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
         return "dates"
     if other_selections(url_a, url_b, a, b):
         return "selections"
+    if other_choices(url_a, url_b, a, b):
+        return "choices"
     weak = (a is not None and a.weak) or (b is not None and b.weak)
     if pages and weak and unrelated_paths(url_a, url_b):
         return "unrelated"
@@ -1641,6 +1648,34 @@ def other_selections(url_a: str | None, url_b: str | None, a: Evidence | None,
         return False
     words_a, words_b = url_words(url_a), url_words(url_b)
     return _names_one_of(a, words_a - words_b) and _names_one_of(b, words_b - words_a)
+
+
+def other_choices(url_a: str | None, url_b: str | None, a: Evidence | None,
+                  b: Evidence | None) -> bool:
+    """Whether two URLs of one site and one path give one query parameter other values (not a
+    campaign's, a visit's nor a presentation's: :data:`_PRESENTATION_KEYS`) and their pages'
+    texts differ with it, each with 3-grams the other lacks: a status page per region
+    (``?region=fra1``, ``?region=syd1``) or a room per ``?room_id=``, whose text names the
+    choice only in words of its own ("Frankfurt", "Sydney"), or not at all. A copy under
+    another value of such a parameter (a session of a name of its own) keeps its text."""
+    if a is None or b is None or same_site(url_a, url_b) is not True:
+        return False
+    split_a, split_b = _url_parts(url_a), _url_parts(url_b)
+    if split_a is None or split_b is None or split_a[0].path != split_b[0].path:
+        return False
+    chosen_a, chosen_b = _choices(split_a[1]), _choices(split_b[1])
+    if not any(chosen_b.get(key, values) != values for key, values in chosen_a.items()):
+        return False
+    return min(_own_grams(a, b)) >= MIN_CHOICE_GRAMS
+
+
+def _choices(query: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """A query's values by key, but those of campaigns, visits and presentations."""
+    chosen: dict[str, set[str]] = {}
+    for key, value in query:
+        if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}="):
+            chosen.setdefault(key, set()).add(value)
+    return {key: frozenset(values) for key, values in chosen.items()}
 
 
 def _names_one_of(evidence: Evidence, words: frozenset[str]) -> bool:

@@ -612,6 +612,16 @@ def test_an_archives_pages_are_distinct_however_its_cards_are_read():
     assert is_near_duplicate(last, last, url_a=url_last, url_b=url_last + "?utm_source=feed")
 
 
+def test_pages_that_a_query_parameter_chooses_are_distinct():
+    """A status page per region (``?region=fra1``): one title and text but the region's name,
+    which the URL gives as a code; a copy under a campaign's URL is the same page."""
+    from benchmarks.hardneg.choices import status_regions
+
+    (url_a, a), (url_b, b) = status_regions()[:2]
+    assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+    assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "&utm_source=feed")
+
+
 def test_shells_are_told_apart_by_the_figures_of_their_data():
     """Client-rendered shells with the same notice on every page, each product's id and price
     only in a data script of a few short fields: too little of a rest to compare, but other

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import (
+    choices,
     collapsed,
     corpus,
     docs_pages,
@@ -84,6 +85,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "summary_asides": siblings.summary_asides,
     "tyre_sizes_de": siblings.tyre_sizes_de,
     "archive_pages": listing_states.archive_pages,
+    "status_regions": choices.status_regions,
+    "warning_regions": choices.warning_regions,
     "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,

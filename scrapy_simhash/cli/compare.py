@@ -55,6 +55,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         elif urls == "selections":
             print("evidence     not compared: each URL has a word the other lacks that its own "
                   "page's text names (what the URL selects: another city, size or strength)")
+        elif urls == "choices":
+            print("evidence     not compared: the URLs give one query parameter two values "
+                  "and the texts differ with it (another region, room or record)")
         elif urls:
             print("evidence     not compared: a page of next to no text of its own (an "
                   "interstitial, an error page, a form) in another part of the site (the "

@@ -52,7 +52,8 @@ def test_every_promised_family_is_generated():
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
         "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
         "routes_reversed", "event_date_lines", "event_date_lines_ja",
-        "summary_asides", "tyre_sizes_de", "archive_pages",
+        "summary_asides", "tyre_sizes_de", "archive_pages", "status_regions",
+        "warning_regions",
     }
 
 
