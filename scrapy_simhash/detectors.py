@@ -18,6 +18,7 @@ MinHash, KSentence and exact signatures are stored by :mod:`scrapy_simhash.index
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import re
@@ -160,7 +161,7 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
-        from scrapy_simhash.extract.structured import aside_text, markup_parts
+        from scrapy_simhash.extract.structured import aside_text, canonical_href, markup_parts
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -168,6 +169,14 @@ class Detector(ABC):
         signature = self.signature(extraction.text)
         if signature is None:
             return Signed(None)
+        # (the URL the page declares its own: two of one site's are two pages)
+        canonical = ev.canonical_code(canonical_href(root), url)
+
+        def signed(evidence: ev.Evidence) -> Signed:
+            if canonical is not None:
+                evidence = dataclasses.replace(evidence, canonical=canonical)
+            return Signed(signature, evidence)
+
         main, words, text_words, main_figures = ev.text_hashes(extraction.text)
         weak = ev.is_weak(words, extraction.is_article)
         links = ev.listing_links(extraction.entry_links())  # (a listing's entries, else None)
@@ -186,10 +195,10 @@ class Detector(ABC):
             title, named = ev.named_title(extraction.declared_title, named_by)
             # what its URL selects that its text names ("?strength=100mg" over "100 mg")
             selections = ev.named_selections(url, extraction.text, rest_text)
-            return Signed(signature, ev.of_long(main, words, title, named, rest,
-                                                ev.line_hashes(layout_marks(root)),
-                                                np.union1d(main_figures, rest_figures),
-                                                links, comments, selections, fields))
+            return signed(ev.of_long(main, words, title, named, rest,
+                                     ev.line_hashes(layout_marks(root)),
+                                     np.union1d(main_figures, rest_figures),
+                                     links, comments, selections, fields))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -216,10 +225,9 @@ class Detector(ABC):
             own_figures = ev.figure_words(own_text)
             own_figures = np.union1d(own_figures, hidden_figures)
             figures = ev.sketch(own_figures, ev.FIGURES_SKETCH_SIZE)
-            return Signed(signature, ev.of_hashes(np.union1d(page, data_hashes), words, True,
-                                                  title, links=links, figures=figures,
-                                                  embeds=embeds, selections=selections,
-                                                  fields=fields))
+            return signed(ev.of_hashes(np.union1d(page, data_hashes), words, True,
+                                       title, links=links, figures=figures,
+                                       embeds=embeds, selections=selections, fields=fields))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):
@@ -232,8 +240,8 @@ class Detector(ABC):
             chrome = np.setdiff1d(chrome, comments, assume_unique=True)
         marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
-        return Signed(signature, ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                             links, comments, embeds, selections, fields))
+        return signed(ev.of_short(main, words, rest, chrome, figures, title, marks,
+                                  links, comments, embeds, selections, fields))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

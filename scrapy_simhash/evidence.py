@@ -66,6 +66,9 @@ from scrapy_simhash.text.tokenize import MARK_CLASS, MARK_RANGES
 
 #: Changes whenever the bytes of a sketch change (stored with a crawl's index).
 EVIDENCE_VERSION = 1
+#: The version nibble of evidence that ends with its page's canonical URL (4 bytes; the
+#: flags were all taken): a reader that does not know it refuses it as another version.
+_CANONICAL_VERSION = 2
 SKETCH_SIZE = 64  # the k of the bottom-k sketches (4 bytes each)
 SHINGLE_WORDS = 3
 #: Two texts are the same content when this share of the smaller one's 3-grams is shared ...
@@ -701,6 +704,39 @@ def _link_code(href: str) -> int | None:
     return zlib.crc32(target.encode("utf-8", "surrogatepass")) if target else None
 
 
+def canonical_code(href: str | None, url: str | None) -> int | None:
+    """The CRC-32 of the URL a page declares its own (``<link rel="canonical">``'s ``href``),
+    resolved against the page's ``url``, as a copy's echo of its own URL may write it too: its
+    scheme, its host's case, a path's last slash and the query's campaign, visit and
+    presentation parameters aside (:data:`_PRESENTATION_KEYS`); None when there is none or it
+    is no web URL."""
+    from urllib.parse import urljoin
+
+    if not href or not href.strip():
+        return None
+    split = _url_parts(urljoin(url or "", "".join(href.split())))
+    if split is None:
+        return None
+    parts, query = split
+    try:
+        netloc = parts.netloc.lower()
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not netloc:
+        return None
+    kept = "&".join(f"{key}={value}" for key, value in query
+                    if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}="))
+    path = parts.path.rstrip("/") or "/"
+    return zlib.crc32(f"{netloc}{path}?{kept}".encode("utf-8", "surrogatepass"))
+
+
+def other_canonicals(a: Evidence, b: Evidence) -> bool:
+    """Whether two pages declare two canonical URLs (each its own, as a site's distinct pages
+    do: its terms per country, its products): a page's copies declare the one they copy, or
+    none (a print version)."""
+    return a.canonical is not None and b.canonical is not None and a.canonical != b.canonical
+
+
 #: Query parameters of an embedded document that change at each request (an ad server's
 #: frame asks for another ad): not what the page embeds.
 _CACHE_BUSTER = re.compile(r"(?:correlator|ord|cb|cachebuster|rand|random|ts|timestamp|_|t)=",
@@ -784,6 +820,8 @@ class Evidence:
     selections: np.ndarray | None = None
     # its own field lines, label and value (:func:`field_codes`; None: none, or not known)
     fields: np.ndarray | None = None
+    # the URL its page declares its own (:func:`canonical_code`; None: none, or not known)
+    canonical: int | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -825,7 +863,8 @@ class Evidence:
         fields = self.fields is not None
         extended = ((_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
                     | (_SELECTIONS if selections else 0) | (_FIELDS if fields else 0))
-        header = _HEADER.pack(EVIDENCE_VERSION | extended, flags,
+        version = EVIDENCE_VERSION if self.canonical is None else _CANONICAL_VERSION
+        header = _HEADER.pack(version | extended, flags,
                               min(self.words, 0xFFFF), self.size, self.rest_size,
                               self.chrome_size)
         parts = [header, self.sketch.astype("<u4").tobytes()]
@@ -853,6 +892,8 @@ class Evidence:
             parts += _counted(self.selections)
         if fields:  # (last: evidence stored without them reads as before)
             parts += _counted(self.fields)
+        if self.canonical is not None:
+            parts.append(_COUNT.pack(self.canonical))
         return b"".join(parts)
 
     @classmethod
@@ -862,6 +903,10 @@ class Evidence:
             return None
         version, flags, words, size, rest_size, chrome_size = _HEADER.unpack_from(data)
         extended, version = version & ~0x0F, version & 0x0F
+        canonical = None
+        if version == _CANONICAL_VERSION and len(data) >= _HEADER.size + _COUNT.size:
+            (canonical,) = _COUNT.unpack_from(data, len(data) - _COUNT.size)
+            data, version = data[:-_COUNT.size], EVIDENCE_VERSION
         counts = [min(size, SKETCH_SIZE)]
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
@@ -941,11 +986,11 @@ class Evidence:
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size, links=links, comments=comments,
                        comments_size=comments_size, embeds=embeds, selections=selections,
-                       fields=fields)
+                       fields=fields, canonical=canonical)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
                    marks=marks, links=links, comments=comments, comments_size=comments_size,
-                   embeds=embeds, selections=selections, fields=fields)
+                   embeds=embeds, selections=selections, fields=fields, canonical=canonical)
 
 
 def _counted(values: np.ndarray) -> list[bytes]:
@@ -1085,6 +1130,8 @@ def _same(
 def confirms(a: Evidence, b: Evidence, same_site: bool | None = None) -> bool:
     """Whether the evidence says ``a`` and ``b`` hold the same content; ``same_site``: whether
     the two pages are on one site (None: not known)."""
+    if same_site is True and other_canonicals(a, b):
+        return False  # the site declares them two pages
     if a.weak or b.weak:
         if (titles_part(a, b, same_site) or entries_part(a, b, same_site)
                 or embeds_part(a, b, same_site) or fields_part(a, b, same_site)):

@@ -622,6 +622,20 @@ def test_pages_that_a_query_parameter_chooses_are_distinct():
     assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "&utm_source=feed")
 
 
+def test_pages_that_declare_their_own_canonical_urls_are_distinct():
+    """A shop's terms of sale per country: one long text but another seller, law and authority
+    in two sentences, each page its own canonical URL; a tracking copy declares the same one,
+    a print version none."""
+    from benchmarks.hardneg.choices import terms_per_country
+
+    (url_a, a), (url_b, b) = terms_per_country()[:2]
+    assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+    assert is_near_duplicate(a, b.replace(url_b, url_a), url_a=url_a, url_b=url_b)
+    assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "?utm_source=feed")
+    printed = a.replace(f'<link rel="canonical" href="{url_a}">', "")
+    assert is_near_duplicate(a, printed, url_a=url_a, url_b=url_a + "/print")
+
+
 def test_shells_are_told_apart_by_the_figures_of_their_data():
     """Client-rendered shells with the same notice on every page, each product's id and price
     only in a data script of a few short fields: too little of a rest to compare, but other

@@ -959,6 +959,39 @@ def test_pages_of_one_path_under_other_query_values_and_other_texts_are_two_page
                             "https://s.example/status?region=fra1&s=2", fra, status("Sydney"))
 
 
+def test_pages_of_one_site_that_declare_two_canonical_urls_are_two_pages():
+    url = "https://shop.example/en-gb/terms"
+    code = ev.canonical_code("https://shop.example/en-gb/terms", url)
+    # as a copy may echo its own URL: relative, another scheme, host case, a last slash, a
+    # campaign's, a visit's or a presentation's parameters
+    for same in ("/en-gb/terms", "http://SHOP.example/en-gb/terms/",
+                 "https://shop.example/en-gb/terms?utm_source=x&fbclid=1&sid=9&view=full",
+                 " https://shop.example/en-gb/\nterms "):
+        assert ev.canonical_code(same, url) == code, same
+    assert ev.canonical_code("/en-ie/terms", url) != code
+    assert ev.canonical_code("/terms?country=ie", url) != ev.canonical_code("/terms?country=gb",
+                                                                              url)
+    for none in (None, "", "  ", "mailto:a@b.example", "javascript:void(0)"):
+        assert ev.canonical_code(none, url) is None
+    text = ("These terms apply to every order you place on this website. Please read them "
+            "carefully before you order: by placing an order you agree to them.")
+    gb = dataclasses.replace(titled(text, "Terms of sale"), canonical=code)
+    ie = dataclasses.replace(gb, canonical=ev.canonical_code("/en-ie/terms", url))
+    assert ev.other_canonicals(gb, ie)
+    assert not ev.confirms(gb, ie, same_site=True)
+    assert ev.confirms(gb, ie, same_site=None) and ev.confirms(gb, ie, same_site=False)
+    # a copy declares the page it copies, or nothing (a print version)
+    assert ev.confirms(gb, dataclasses.replace(ie, canonical=code), same_site=True)
+    assert ev.confirms(gb, dataclasses.replace(ie, canonical=None), same_site=True)
+    # the bytes carry it; evidence without one is stored as before
+    back = ev.Evidence.from_bytes(gb.to_bytes())
+    assert back == gb and back.canonical == code
+    plain = dataclasses.replace(gb, canonical=None)
+    assert plain.to_bytes()[0] & 0x0F == ev.EVIDENCE_VERSION
+    assert ev.Evidence.from_bytes(plain.to_bytes()).canonical is None
+    assert ev.Evidence.from_bytes(gb.to_bytes()[:-1]) is None
+
+
 def test_field_lines_are_names_beside_a_label():
     def fields(*lines: str) -> int:
         codes = ev.field_codes(lines)

@@ -1,8 +1,10 @@
-"""Pages of one path whose query parameter chooses what they show, the choice named in their
-text only in a word of its own, or not at all: a cloud provider's status page per region
+"""Pages of one site that choose what they show by their URL, the choice named in their text
+only in words of its own, or not at all: a cloud provider's status page per region
 (``?region=fra1``: "Showing status for the Frankfurt region", the picker's form a search
-too), and a weather service's "no warnings" page per region (``?region=wl``: "There are
-currently no weather warnings in force for Wales")."""
+too), a weather service's "no warnings" page per region (``?region=wl``: "There are currently
+no weather warnings in force for Wales"), and a shop's terms of sale per country
+(``/en-ie/terms``: another seller, law and authority in two sentences of a long text; each
+page declares its own URL canonical)."""
 
 from __future__ import annotations
 
@@ -76,4 +78,70 @@ def warning_regions() -> list[Page]:
                 "and others safe.</p>")
         pages.append((f"https://{WEATHER.domain}/warnings?region={code}",
                       render(WEATHER, title="UK weather warnings", main=main)))
+    return pages
+
+
+SHOP = Site(
+    name="Lumen Home",
+    domain="lumenhome.example",
+    tagline="Lamps and lighting, delivered",
+    nav=("Ceiling", "Table lamps", "Floor lamps", "Outdoor", "Bulbs"),
+)
+#: (locale, the seller, the law, the courts, the consumer authority) of each country's terms
+SELLERS = (
+    ("en-gb", "Lumen Home Ltd", "England and Wales", "the courts of England and Wales",
+     "the Competition and Markets Authority"),
+    ("en-ie", "Lumen Home Ireland Ltd", "Ireland", "the Irish courts",
+     "the Competition and Consumer Protection Commission"),
+    ("en-au", "Lumen Home Pty Ltd", "New South Wales", "the courts of New South Wales",
+     "the Australian Competition and Consumer Commission"),
+    ("en-nz", "Lumen Home NZ Ltd", "New Zealand", "the courts of New Zealand",
+     "the Commerce Commission"),
+    ("en-sg", "Lumen Home Singapore Pte Ltd", "Singapore", "the courts of Singapore",
+     "the Competition and Consumer Commission of Singapore"),
+    ("en-ca", "Lumen Home Canada Inc", "Ontario", "the courts of Ontario",
+     "the Competition Bureau"),
+    ("en-us", "Lumen Home USA Inc", "the State of New York", "the courts of New York",
+     "the Federal Trade Commission"),
+    ("en-za", "Lumen Home South Africa (Pty) Ltd", "South Africa", "the South African courts",
+     "the National Consumer Commission"),
+    ("en-in", "Lumen Home India Pvt Ltd", "India", "the courts of Mumbai",
+     "the Central Consumer Protection Authority"),
+    ("en-hk", "Lumen Home Hong Kong Ltd", "Hong Kong", "the courts of Hong Kong",
+     "the Consumer Council"),
+)
+TERMS = (
+    "These terms apply to every order you place on this website. Please read them carefully "
+    "before you order: by placing an order you agree to them. We may change these terms from "
+    "time to time, and the terms in force when you place your order apply to it.",
+    "Your order is an offer to buy the products in your basket. We accept it when we email you "
+    "to say the products have been dispatched; until then we may decline it, for example when "
+    "a product is out of stock or its price was shown wrongly.",
+    "We deliver to the address you give us, on the date we agree with you. If delivery is "
+    "late, you may cancel the order and we will refund what you paid. Products are your "
+    "responsibility from the time they are delivered.",
+    "You may cancel your order within 14 days of delivery without giving a reason. Return the "
+    "products unused and in their packaging; we refund the price and the standard delivery "
+    "charge within 14 days of receiving them.",
+    "If a product is faulty, tell us as soon as you can. We will repair or replace it, or "
+    "refund you, as the law requires. Nothing in these terms limits your rights as a consumer.",
+)
+
+
+def terms_per_country() -> list[Page]:
+    """A shop's terms of sale per country under one title and long text, each naming its own
+    seller, law, courts and consumer authority in two sentences, the country only in the path;
+    each page declares its own URL canonical, as sites do."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in TERMS)
+    pages = []
+    for locale, seller, law, courts, authority in SELLERS:
+        main = ("<h1>Terms and Conditions of Sale</h1>"
+                f"<p>This website is operated by {esc(seller)}. In these terms, \u201cwe\u201d "
+                f"and \u201cus\u201d mean {esc(seller)}.</p>{text}"
+                f"<p>These terms are governed by the law of {esc(law)}, and disputes go to "
+                f"{esc(courts)}. You can also contact {esc(authority)}.</p>")
+        url = f"https://{SHOP.domain}/{locale}/terms"
+        head = f'<link rel="canonical" href="{url}">'
+        pages.append((url, render(SHOP, title="Terms and Conditions of Sale", main=main,
+                                  head_extra=head)))
     return pages

@@ -87,6 +87,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "archive_pages": listing_states.archive_pages,
     "status_regions": choices.status_regions,
     "warning_regions": choices.warning_regions,
+    "terms_per_country": choices.terms_per_country,
     "url_selections": siblings.url_selections,
     "comment_pages": collapsed.comment_pages,
     "product_tabs": collapsed.product_tabs,

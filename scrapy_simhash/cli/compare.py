@@ -107,6 +107,9 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
     if a is None or b is None:
         return "a side has no evidence"
     main = ev.jaccard(a.sketch, a.size, b.sketch, b.size)
+    if same_site is True and ev.other_canonicals(a, b):
+        return ("two pages on one site that declare two canonical URLs (`<link "
+                "rel=\"canonical\">`): the site says they are two pages")
     if ev.titles_part(a, b, same_site):
         if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
             return ("one title holds the other's and a word more, and its text grows with it "

@@ -162,6 +162,19 @@ def field_lines(root) -> list[str]:
     return markup_parts(root)[1]
 
 
+def canonical_href(root) -> str | None:
+    """The ``href`` of the first ``<link rel="canonical">`` in a page's head, as written (None:
+    none); never raises."""
+    with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
+        head = root.find("head") if root is not None else None
+        for link in () if head is None else head.iter("link"):
+            if "canonical" in (link.get("rel") or "").lower().split():
+                href = link.get("href")
+                if href and href.strip():
+                    return href
+    return None
+
+
 class MarkupParts(NamedTuple):
     """What one walk of a page's tree finds beside its text blocks."""
 

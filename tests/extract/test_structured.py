@@ -13,6 +13,7 @@ from scrapy_simhash.extract.structured import (
     MAX_CHARS,
     MAX_FIELDS,
     aside_text,
+    canonical_href,
     embedded_urls,
     field_lines,
     markup_parts,
@@ -152,3 +153,12 @@ def test_the_unlinked_text_of_the_pages_own_asides_is_read():
 def test_aside_text_is_read_up_to_its_limit():
     root = _page("<aside>" + "<p>Fact 12 of the listing</p>" * 1000 + "</aside>")
     assert len(aside_text(markup_parts(root).asides)) == MAX_ASIDE_CHARS
+
+
+def test_the_canonical_url_declared_in_the_head_is_read_as_written():
+    head = ('<link rel="stylesheet" href="/a.css"><link rel="Canonical alternate" href=" /p/1 ">'
+            '<link rel="canonical" href="/p/2">')
+    assert canonical_href(_page("", head)) == " /p/1 "
+    assert canonical_href(_page('<link rel="canonical" href="/p/3">')) is None  # (in the body)
+    assert canonical_href(_page("", '<link rel="canonical" href=" ">')) is None
+    assert canonical_href(None) is None
