@@ -60,10 +60,12 @@ def _run_writer_and_kill(path: Path, rng: random.Random) -> int:
     finally:
         writer.send_signal(signal.SIGKILL)
         rest, _ = writer.communicate(timeout=30)
-    for line in rest.splitlines():  # lines printed before the kill landed
-        word, number = line.split()
-        if word == "flushed":
-            durable = int(number)
+    # lines printed before the kill landed; the first may be the end of a line the loop above
+    # had buffered ("\n", "3\n"): only whole reports count
+    for line in rest.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "flushed" and parts[1].isdigit():
+            durable = int(parts[1])
     assert writer.returncode == -signal.SIGKILL, "the writer died before it was killed"
     return durable
 
