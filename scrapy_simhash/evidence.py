@@ -117,7 +117,7 @@ LINK_BITS = 512
 #: entry or more (a listing's last page may hold one or two; a print version, a quick view,
 #: two pages of prose with a link or two are no listing).
 MIN_ENTRY_LINKS = 3
-#: Two pages of one path under other values of one query parameter are two when each main text
+#: Two pages of one site under other values of one query parameter are two when each main text
 #: has 3-grams the other lacks: at least this many, as their sketches estimate them (a weak
 #: page's sketch samples its whole page; see :func:`other_choices`).
 MIN_CHOICE_GRAMS = 0.5
@@ -1699,16 +1699,16 @@ def other_selections(url_a: str | None, url_b: str | None, a: Evidence | None,
 
 def other_choices(url_a: str | None, url_b: str | None, a: Evidence | None,
                   b: Evidence | None) -> bool:
-    """Whether two URLs of one site and one path give one query parameter other values (not a
-    campaign's, a visit's nor a presentation's: :data:`_PRESENTATION_KEYS`) and their pages'
-    texts differ with it, each with 3-grams the other lacks: a status page per region
-    (``?region=fra1``, ``?region=syd1``) or a room per ``?room_id=``, whose text names the
-    choice only in words of its own ("Frankfurt", "Sydney"), or not at all. A copy under
-    another value of such a parameter (a session of a name of its own) keeps its text."""
+    """Whether two URLs of one site give one query parameter other values (not a campaign's, a
+    visit's nor a presentation's: :data:`_PRESENTATION_KEYS`) and their pages' texts differ
+    with it, each with 3-grams the other lacks: a status page per region (``?region=fra1``,
+    ``?region=syd1``) or a room per ``?room_id=``, whose text names the choice only in words of
+    its own ("Frankfurt", "Sydney"), or not at all. A copy under another value of such a
+    parameter (a session of a name of its own) keeps its text."""
     if a is None or b is None or same_site(url_a, url_b) is not True:
         return False
     split_a, split_b = _url_parts(url_a), _url_parts(url_b)
-    if split_a is None or split_b is None or split_a[0].path != split_b[0].path:
+    if split_a is None or split_b is None:
         return False
     chosen_a, chosen_b = _choices(split_a[1]), _choices(split_b[1])
     if not any(chosen_b.get(key, values) != values for key, values in chosen_a.items()):

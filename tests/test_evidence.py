@@ -927,7 +927,7 @@ def test_pages_whose_text_names_what_their_urls_select_are_two_pages():
     assert ev.Evidence.from_bytes(long.to_bytes()) == long
 
 
-def test_pages_of_one_path_under_other_query_values_and_other_texts_are_two_pages():
+def test_pages_of_one_site_under_other_query_values_and_other_texts_are_two_pages():
     # a status page per region: the region's name in a word of the text's own, its code alone
     # in the URL
     def status(region: str) -> ev.Evidence:
@@ -938,11 +938,11 @@ def test_pages_of_one_path_under_other_query_values_and_other_texts_are_two_page
     url_fra, url_syd = ("https://s.example/status?region=fra1", "https://s.example/status?region=syd1")
     assert ev.other_choices(url_fra, url_syd, fra, syd)
     assert ev.urls_part(url_fra, url_syd, fra, syd) == "choices"
-    # the same text under two values (an empty filter's, a session's of a name of its own),
-    # another path, another site, a parameter that only one URL has, or one of a campaign or
-    # a presentation: no choice made
+    # (on another path too); the same text under two values (an empty filter's, a session's of
+    # a name of its own), another site, a parameter that only one URL has, or one of a campaign
+    # or a presentation: no choice made
     assert not ev.other_choices(url_fra, url_syd, fra, status("Frankfurt"))
-    assert not ev.other_choices(url_fra, "https://s.example/status/v2?region=syd1", fra, syd)
+    assert ev.other_choices(url_fra, "https://s.example/status/v2?region=syd1", fra, syd)
     assert not ev.other_choices(url_fra, "https://t.example/status?region=syd1", fra, syd)
     assert not ev.other_choices("https://s.example/status", url_syd, fra, syd)
     for key in ("utm_source", "sort", "view", "page", "sid", "ref"):
