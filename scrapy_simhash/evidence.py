@@ -704,12 +704,34 @@ def _link_code(href: str) -> int | None:
     return zlib.crc32(target.encode("utf-8", "surrogatepass")) if target else None
 
 
+#: Query parameters that name a campaign, a click, an analytics link or a visit (beyond
+#: ``utm_*``, ``ref*`` and the sessions of :data:`_VISIT_PARAMETER`): a copy's URL, or a
+#: canonical URL that echoes it, differs by them (Mailchimp's ``mc_cid``, Google's ``_ga`` and
+#: ``srsltid``, HubSpot's ``_hsenc``, Instagram's ``igshid`` ...).
+_TRACKING_KEY = re.compile(
+    r"(?:mc_|_hs|hsa_|pk_|mtm_|wt_|at_|ns_|trk|session|sess|affiliate|aff_)\w*|_ga|_gl|gclid"
+    r"|gclsrc|dclid|fbclid|msclkid|yclid|twclid|ttclid|igshid|igsh|srsltid|spm|share_id|si"
+    r"|mkt_tok|s_cid|cmpid|icid|ito|ncid|ocid|cmp|cid|sid|ssid|token|cb|cachebuster|epik"
+    r"|irclickid|rb_clickid"
+)
+#: A path's last segment that names the folder's own page: ``/news/index.html`` is ``/news``.
+_INDEX_PAGE = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?|jsp)$")
+
+
+def _chosen_pairs(query: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A query's (key, value) pairs but those of campaigns, clicks, visits and presentations:
+    what it chooses."""
+    return [(key, value) for key, value in query
+            if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}=")
+            and not _TRACKING_KEY.fullmatch(key)]
+
+
 def canonical_code(href: str | None, url: str | None) -> int | None:
     """The CRC-32 of the URL a page declares its own (``<link rel="canonical">``'s ``href``),
     resolved against the page's ``url``, as a copy's echo of its own URL may write it too: its
-    scheme, its host's case, a path's last slash and the query's campaign, visit and
-    presentation parameters aside (:data:`_PRESENTATION_KEYS`); None when there is none or it
-    is no web URL."""
+    scheme, ``www.``, a default port, case, escapes, a session's path parameter, a folder's
+    index page, a last slash and the query's campaign, visit and presentation parameters
+    aside (:func:`_chosen_pairs`); None when there is none or it is no web URL."""
     from urllib.parse import urljoin
 
     if not href or not href.strip():
@@ -719,15 +741,18 @@ def canonical_code(href: str | None, url: str | None) -> int | None:
         return None
     parts, query = split
     try:
-        netloc = parts.netloc.lower()
+        host = (parts.hostname or "").removeprefix("www.")
+        port = parts.port
     except ValueError:
         return None
-    if parts.scheme.lower() not in ("http", "https") or not netloc:
+    if parts.scheme.lower() not in ("http", "https") or not host:
         return None
-    kept = "&".join(f"{key}={value}" for key, value in query
-                    if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}="))
-    path = parts.path.rstrip("/") or "/"
-    return zlib.crc32(f"{netloc}{path}?{kept}".encode("utf-8", "surrogatepass"))
+    if port is not None and port not in (80, 443):
+        host = f"{host}:{port}"
+    path = _VISIT_PATH_PARAMETER.sub("", unquote(parts.path)).casefold()
+    path = _INDEX_PAGE.sub("", path).rstrip("/") or "/"
+    kept = "&".join(f"{key}={value}" for key, value in sorted(_chosen_pairs(query)))
+    return zlib.crc32(f"{host}{path}?{kept}".encode("utf-8", "surrogatepass"))
 
 
 def other_canonicals(a: Evidence, b: Evidence) -> bool:
@@ -1647,6 +1672,8 @@ _PRESENTATION_KEYS = frozenset({
     "v", "ver", "version", "cache", "nocache", "rand", "random",
     # where in a listing, or where to go next: not what the page is
     "page", "p", "offset", "start", "next", "redirect", "return", "return_to", "returnurl",
+    # a comment to reply to (WordPress), a draft's preview
+    "replytocom", "preview",
 })
 
 
@@ -1717,11 +1744,11 @@ def other_choices(url_a: str | None, url_b: str | None, a: Evidence | None,
 
 
 def _choices(query: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
-    """A query's values by key, but those of campaigns, visits and presentations."""
+    """A query's values by key, but those of campaigns, clicks, visits and presentations
+    (:func:`_chosen_pairs`)."""
     chosen: dict[str, set[str]] = {}
-    for key, value in query:
-        if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}="):
-            chosen.setdefault(key, set()).add(value)
+    for key, value in _chosen_pairs(query):
+        chosen.setdefault(key, set()).add(value)
     return {key: frozenset(values) for key, values in chosen.items()}
 
 

@@ -945,7 +945,8 @@ def test_pages_of_one_site_under_other_query_values_and_other_texts_are_two_page
     assert ev.other_choices(url_fra, "https://s.example/status/v2?region=syd1", fra, syd)
     assert not ev.other_choices(url_fra, "https://t.example/status?region=syd1", fra, syd)
     assert not ev.other_choices("https://s.example/status", url_syd, fra, syd)
-    for key in ("utm_source", "sort", "view", "page", "sid", "ref"):
+    for key in ("utm_source", "sort", "view", "page", "sid", "ref", "session", "mc_cid", "_ga",
+                "replytocom", "preview", "token"):
         assert not ev.other_choices(f"https://s.example/status?{key}=a",
                                     f"https://s.example/status?{key}=b", fra, syd), key
     assert not ev.other_choices(url_fra, url_syd, fra, None)
@@ -966,8 +967,14 @@ def test_pages_of_one_site_that_declare_two_canonical_urls_are_two_pages():
     # campaign's, a visit's or a presentation's parameters
     for same in ("/en-gb/terms", "http://SHOP.example/en-gb/terms/",
                  "https://shop.example/en-gb/terms?utm_source=x&fbclid=1&sid=9&view=full",
-                 " https://shop.example/en-gb/\nterms "):
+                 " https://shop.example/en-gb/\nterms ", "https://www.shop.example/en-gb/terms",
+                 "https://shop.example:443/en-gb/terms", "/EN-GB/Terms", "/en-gb/terms/index.html",
+                 "/en-gb/terms;jsessionid=0F1E", "/en-gb/%74erms",
+                 "/en-gb/terms?mc_cid=1&mc_eid=2&_ga=3&igshid=4&srsltid=5&_hsenc=6&session=7"
+                 "&replytocom=8&preview=1"):
         assert ev.canonical_code(same, url) == code, same
+    assert ev.canonical_code("https://shop.example:8080/en-gb/terms", url) != code
+    assert (ev.canonical_code("/item?b=2&a=1", url) == ev.canonical_code("/item?a=1&b=2", url))
     assert ev.canonical_code("/en-ie/terms", url) != code
     assert ev.canonical_code("/terms?country=ie", url) != ev.canonical_code("/terms?country=gb",
                                                                               url)
