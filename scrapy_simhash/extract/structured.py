@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from .hints import CHROME, attribute_hint
+
 #: At most this much of a page's data scripts is read (a store's whole catalogue can be inlined).
 MAX_CHARS = 100_000
 
@@ -225,30 +227,56 @@ def markup_parts(root) -> MarkupParts:
 def aside_text(asides: list) -> str:
     """The text of asides that is not a link's, one line per text node, up to
     :data:`MAX_ASIDE_CHARS`: a listing's price and key facts in a summary box beside its
-    description, which the extraction leaves out with the sidebars; never raises."""
+    description, which the extraction leaves out with the sidebars. An aside named as a box of
+    other pages ("related", "most-read", "trending": :func:`~.hints.attribute_hint`'s chrome)
+    or mostly links is left out: its counts and dates change between two fetches of one page.
+    Never raises."""
     parts: list[str] = []
     size = 0
     with contextlib.suppress(Exception):  # defensive: an odd tree must not stop a crawl
         for aside in asides:
-            # texts and elements still to read, the next one last: an element's text, its
-            # children (each followed by its tail), then its tail (not the aside's own)
-            stack: list = [aside]
-            while stack:
-                item = stack.pop()
-                if isinstance(item, str):
-                    if not item.isspace():
-                        parts.append(item)
-                        size += len(item)
-                        if size > MAX_ASIDE_CHARS:
-                            return "\n".join(parts)[:MAX_ASIDE_CHARS]
-                    continue
-                if item.tail and item is not aside:
-                    stack.append(item.tail)
-                if isinstance(item.tag, str) and item.tag not in _NOT_ASIDE_TEXT:
-                    stack.extend(reversed(item))
-                    if item.text:
-                        stack.append(item.text)
+            named = " ".join(filter(None, (aside.get("class"), aside.get("id"))))
+            if named and attribute_hint(named) == CHROME:
+                continue
+            own, linked = _unlinked_text(aside)
+            if sum(map(len, own)) <= linked:
+                continue
+            for text in own:
+                parts.append(text)
+                size += len(text)
+                if size > MAX_ASIDE_CHARS:
+                    return "\n".join(parts)[:MAX_ASIDE_CHARS]
     return "\n".join(parts)
+
+
+def _unlinked_text(aside) -> tuple[list[str], int]:
+    """An aside's text nodes outside links, scripts and controls, and how many characters its
+    links hold, read until the two hold twice :data:`MAX_ASIDE_CHARS`."""
+    own: list[str] = []
+    linked = read = 0
+    # texts and elements still to read, the next one last: an element's text, its children
+    # (each followed by its tail), then its tail (not the aside's own)
+    stack: list = [aside]
+    while stack and read <= 2 * MAX_ASIDE_CHARS:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isspace():
+                own.append(item)
+                read += len(item)
+            continue
+        if item.tail and item is not aside:
+            stack.append(item.tail)
+        tag = item.tag
+        if not isinstance(tag, str) or tag in _NOT_ASIDE_TEXT:
+            if tag == "a":
+                text = "".join(item.itertext()).strip()
+                linked += len(text)
+                read += len(text)
+            continue
+        stack.extend(reversed(item))
+        if item.text:
+            stack.append(item.text)
+    return own, linked
 
 
 def _pair(element) -> tuple[str, str] | None:

@@ -150,6 +150,21 @@ def test_the_unlinked_text_of_the_pages_own_asides_is_read():
     assert aside_text([]) == ""
 
 
+def test_asides_of_other_pages_are_left_out():
+    """A "most read" box's counts and a related list's dates change between two fetches of one
+    page: an aside named as such a box, or mostly links, says nothing of the page."""
+    most_read = ("<aside class='most-read'><h3>Most read</h3><p>143 readers are discussing "
+                 "this</p></aside>")
+    related = ("<aside><h3>Related</h3><ul><li><a href='/a'>Lifeboat crew rescues two "
+               "paddleboarders</a> <time>21 April</time></li><li><a href='/b'>Ferry timetable "
+               "changes announced</a> <time>3 June</time></li></ul></aside>")
+    summary = ("<aside class='sidebar'><p>£250,000</p><p>4th floor</p><a href='/p/2'>Flat 2"
+               "</a></aside>")
+    asides = markup_parts(_page(most_read + related + summary)).asides
+    assert len(asides) == 3
+    assert aside_text(asides).split("\n") == ["£250,000", "4th floor"]
+
+
 def test_aside_text_is_read_up_to_its_limit():
     root = _page("<aside>" + "<p>Fact 12 of the listing</p>" * 1000 + "</aside>")
     assert len(aside_text(markup_parts(root).asides)) == MAX_ASIDE_CHARS
