@@ -718,12 +718,17 @@ _TRACKING_KEY = re.compile(
 _INDEX_PAGE = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?|jsp)$")
 
 
+def _shows_or_visits(key: str) -> bool:
+    """Whether a query key (case folded) names how a page is shown or a visit
+    (:data:`_PRESENTATION_KEYS`, :data:`_VISIT_PARAMETER`), not what the page is."""
+    return key in _PRESENTATION_KEYS or _VISIT_PARAMETER.match(f"{key}=") is not None
+
+
 def _chosen_pairs(query: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A query's (key, value) pairs but those of campaigns, clicks, visits and presentations:
     what it chooses."""
     return [(key, value) for key, value in query
-            if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}=")
-            and not _TRACKING_KEY.fullmatch(key)]
+            if not _shows_or_visits(key) and not _TRACKING_KEY.fullmatch(key)]
 
 
 def canonical_code(href: str | None, url: str | None) -> int | None:
@@ -1685,8 +1690,7 @@ def url_words(url: str | None) -> frozenset[str]:
     split = _url_parts(url) if url else None
     if split is None:
         return frozenset()
-    values = [value for key, value in split[1]
-              if key not in _PRESENTATION_KEYS and not _VISIT_PARAMETER.match(f"{key}=")]
+    values = [value for key, value in split[1] if not _shows_or_visits(key)]
     words = _URL_WORD.findall(_unaccented(" ".join(values).casefold()))
     return frozenset(word for word in words if len(word) >= 3
                      or (len(word) == 2 and (word.isdigit() or not word.isascii())))
