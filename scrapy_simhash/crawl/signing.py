@@ -8,6 +8,7 @@ settings would (this is the crawl's view of a page, hence its place in the crawl
 from __future__ import annotations
 
 import codecs
+import re
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree, html
@@ -82,39 +83,70 @@ def declared_encoding(response: HtmlResponse) -> str | None:
     return None
 
 
+_CHARSET_PARAMETER = re.compile(r"""(?:^|;)\s*charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
+
+
+def declared_label(response: HtmlResponse) -> str | None:
+    """The charset label given when ``response`` was made, else its HTTP header's label as
+    written (not resolved: w3lib 2.6 resolves labels as browsers do and drops UTF-32's)."""
+    given = getattr(response, "_encoding", None)
+    if given:
+        return given
+    content_type = response.headers.get(b"Content-Type")
+    if not content_type:
+        return None
+    match = _CHARSET_PARAMETER.search(content_type.decode("latin-1"))
+    return match.group(1) if match else None
+
+
 def meta_misleads_scrapy(response: HtmlResponse) -> bool:
     """Whether Scrapy decodes the page as UTF-16 or UTF-32 only because its ``<meta>`` says so.
 
     A label Scrapy found by reading the bytes as ASCII cannot be right: the bytes are not UTF-16.
     Browsers read such a page as UTF-8 (the WHATWG prescan's rule), and so does the library's own
-    decoding; Scrapy's text is CJK-looking noise. A charset in the Content-Type header, a
-    byte-order mark, or an encoding given when the response was made is believed, as Scrapy and
-    browsers do (a middleware's ``response.replace()`` gives the one Scrapy resolved: believed).
+    decoding; Scrapy's text is CJK-looking noise (w3lib before 2.6; 2.6 reads it as browsers
+    do, and this is False). A charset in the Content-Type header, a byte-order mark, or an
+    encoding given when the response was made is believed, as Scrapy and browsers do (a
+    middleware's ``response.replace()`` gives the one Scrapy resolved: believed).
     """
     from w3lib.encoding import html_body_declared_encoding, read_bom
 
-    if declared_encoding(response):
+    if declared_label(response):
         return False  # (most pages: the body is not scanned)
     body = response.body
     if read_bom(body)[0] is not None:  # Scrapy's own reading of byte-order marks
         return False
     label = html_body_declared_encoding(body)  # as Scrapy reads it
     return label is not None and is_wide(normalize_encoding(label))
+
+
 def wide_without_order(response: HtmlResponse) -> str | None:
-    """The codec, with its byte order read from the bytes, of a page whose HTTP header or given
-    encoding says plain "UTF-16" or "UTF-32" (no byte order) and whose body has no byte-order
-    mark; None for every other page."""
+    """The codec of a page whose HTTP header or given encoding names UTF-16 or UTF-32 and whose
+    body has no byte-order mark, when Scrapy may read it otherwise; None for every other page.
+
+    A plain "UTF-16" or "UTF-32" (no byte order) is read in the order of the body's bytes:
+    Scrapy reads it in one order whatever the bytes say (big-endian before w3lib 2.6,
+    little-endian or cp1252 since). A label with its order ("utf-32le") is taken as written
+    where Scrapy resolves it to another codec (w3lib 2.6 knows no UTF-32).
+    """
     from w3lib.encoding import read_bom
 
-    label = declared_encoding(response)
+    label = declared_label(response)
     if not label:
         return None
     codec = normalize_encoding(label)
-    if codec is None or not is_wide(codec) or label.strip().lower().endswith(("le", "be")):
+    if codec is None or not is_wide(codec):
         return None
     if read_bom(response.body)[0] is not None:
         return None
-    return wide_byte_order(response.body, codec)
+    if not label.strip().lower().endswith(("le", "be")):
+        return wide_byte_order(response.body, codec)
+    try:
+        if codecs.lookup(response.encoding).name == codecs.lookup(codec).name:
+            return None
+    except Exception:  # w3lib raises on some labels; LookupError on unknown ones
+        pass
+    return codec
 
 
 _INVALID_CHAR = etree.ErrorTypes.ERR_INVALID_CHAR
