@@ -161,7 +161,12 @@ class Detector(ABC):
             return self.sign_text(self.fingerprinter.extract_tree(root, url))
         from scrapy_simhash.extract import structured_text
         from scrapy_simhash.extract.page_layout import layout_marks
-        from scrapy_simhash.extract.structured import aside_text, canonical_href, markup_parts
+        from scrapy_simhash.extract.structured import (
+            aside_text,
+            canonical_href,
+            markup_parts,
+            side_boxes,
+        )
 
         extraction = content_extraction(root)
         if extraction is None:
@@ -218,7 +223,12 @@ class Detector(ABC):
         # as furniture (an event's day)
         dates = ev.date_figures("\n".join([own_text, *extraction.dated_furniture()]))
         hidden_figures = dates if data_figures is None else np.union1d(data_figures, dates)
-        if asides:  # (a listing's price and facts in a summary box beside its description)
+        # (a listing's price and facts in a summary box beside its description, in an
+        # ``<aside>`` or a box named as one: looked for only where the walk met such a name)
+        if extraction.page is not None and "sidebar" in " ".join(
+                extraction.page.node_class).lower():
+            asides = asides + side_boxes(root, asides)
+        if asides:
             hidden_figures = np.union1d(hidden_figures, ev.figure_words(aside_text(asides)))
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)

@@ -600,6 +600,18 @@ def test_short_pages_are_told_apart_by_the_figures_of_their_asides():
     assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "?utm_source=feed")
 
 
+def test_short_pages_are_told_apart_by_the_figures_of_a_div_sidebar():
+    """The same, the facts in a ``<div class="sidebar">`` or ``<div id="sidebar">``: the
+    markup of sidebars before ``<aside>``."""
+    from benchmarks.hardneg.siblings import frame_sizes_fr, sidebar_plots
+
+    for pages in (sidebar_plots(), frame_sizes_fr()):
+        (url_a, a), (url_b, b) = pages[:2]
+        assert not is_near_duplicate(a, b, url_a=url_a, url_b=url_b)
+        assert is_near_duplicate(a, a, url_a=url_a, url_b=url_a + "&utm_source=feed"
+                                 if "?" in url_a else url_a + "?utm_source=feed")
+
+
 def test_an_archives_pages_are_distinct_however_its_cards_are_read():
     """A category archive's pages under one introduction: the last page's two cards are read as
     its text, a full page's four as its chrome; each links posts the other does not."""

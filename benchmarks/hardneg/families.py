@@ -84,6 +84,8 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "event_date_lines_ja": siblings.event_date_lines_ja,
     "summary_asides": siblings.summary_asides,
     "tyre_sizes_de": siblings.tyre_sizes_de,
+    "sidebar_plots": siblings.sidebar_plots,
+    "frame_sizes_fr": siblings.frame_sizes_fr,
     "archive_pages": listing_states.archive_pages,
     "status_regions": choices.status_regions,
     "warning_regions": choices.warning_regions,

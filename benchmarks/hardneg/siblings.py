@@ -452,3 +452,84 @@ def tyre_sizes_de() -> list[Page]:
         pages.append((f"https://{TYRES.domain}/reifen/nordfrost-7?artikel={number}",
                       render(TYRES, title=title, main=main, sidebar=sidebar)))
     return pages
+
+
+#: (plot, bedrooms, square feet, price, aspect) of one development's homes
+LARCHES_PLOTS = (
+    (3, 3, 1012, "325,000", "South"), (5, 3, 1012, "327,500", "West"),
+    (8, 4, 1240, "389,950", "South"), (9, 4, 1240, "392,500", "East"),
+    (12, 3, 1068, "339,950", "West"), (14, 3, 1068, "334,950", "South"),
+    (17, 2, 820, "259,000", "East"), (18, 2, 820, "262,500", "South"),
+    (21, 4, 1310, "412,000", "West"), (24, 3, 1012, "329,950", "East"),
+)
+LARCHES = (
+    "The Larches is a collection of twenty-four family homes on the edge of the village, a short "
+    "walk from the station and the canal towpath, with open views across the valley to the moors.",
+    "Every home is built to a high specification with an open plan kitchen and family room, a "
+    "utility area, fitted wardrobes to the main bedroom and a garden laid to lawn with a patio.",
+    "Our sales team is on site from Thursday to Monday. Book a visit to walk around the show home "
+    "and see the finishes for yourself.",
+)
+
+
+def _as_div_sidebar(page: str) -> str:
+    """A rendered page whose sidebar is written as the markup before HTML5 wrote it."""
+    return page.replace('<aside class="sidebar">', '<div class="sidebar">').replace(
+        "</aside>", "</div>")
+
+
+def sidebar_plots() -> list[Page]:
+    """Ten plots of one development under one title and description, each plot's number,
+    price, size and aspect only in a key-facts box in a ``<div class="sidebar">``."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in LARCHES)
+    pages = []
+    for plot, bedrooms, size, price, aspect in LARCHES_PLOTS:
+        title = f"{bedrooms} bedroom house for sale at The Larches"
+        main = f'<article class="listing"><h1>{esc(title)}</h1>{text}</article>'
+        sidebar = (f'<div class="key-facts"><h3>Key facts</h3><ul><li>Plot {plot}</li>'
+                   f"<li>£{price}</li><li>{size} sq ft</li><li>{aspect} facing garden</li></ul>"
+                   '</div><p><a href="/developments/the-larches/">All homes at The Larches</a></p>')
+        pages.append((f"https://{HOMES.domain}/developments/the-larches/plot-{plot}",
+                      _as_div_sidebar(render(HOMES, title=title, main=main, sidebar=sidebar))))
+    return pages
+
+
+CYCLES = Site(
+    name="Vélo Atelier",
+    domain="www.veloatelier.example.fr",
+    tagline="Vélos de route et gravel, montés à la main",
+    nav=("Route", "Gravel", "Urbain", "Pièces", "Atelier"),
+    lang="fr",
+)
+#: (frame size, rider height, weight, price) of one bicycle, each size sold on its own page
+FRAME_SIZES = (
+    ("XS", "155-165 cm", "8,9", "2 190"), ("S", "162-172 cm", "9,0", "2 190"),
+    ("M", "170-180 cm", "9,1", "2 240"), ("L", "178-188 cm", "9,3", "2 240"),
+    ("XL", "186-196 cm", "9,5", "2 290"), ("48", "152-160 cm", "8,8", "2 150"),
+    ("51", "158-168 cm", "8,9", "2 170"), ("54", "168-176 cm", "9,1", "2 210"),
+    ("56", "174-184 cm", "9,2", "2 230"), ("58", "182-192 cm", "9,4", "2 260"),
+)
+GRAVEL = (
+    "Le Causse est un vélo gravel en acier pensé pour les longues sorties sur les chemins et les "
+    "routes de campagne. Son cadre accepte des pneus jusqu'à 50 mm et porte des sacoches.",
+    "Chaque vélo est monté et réglé dans notre atelier avant l'expédition, puis livré prêt à "
+    "rouler. Nous offrons la première révision après trois mois.",
+)
+
+
+def frame_sizes_fr() -> list[Page]:
+    """Ten sizes of one bicycle under one title and description, each size's rider height,
+    weight and price only in a WordPress theme's ``<div id="sidebar" role="complementary">``
+    (no ``<aside>``)."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in GRAVEL)
+    title = "Vélo gravel Causse"
+    pages = []
+    for number, (size, height, weight, price) in enumerate(FRAME_SIZES, 1):
+        main = f'<div class="product"><h1>{esc(title)}</h1>{text}</div>'
+        box = (f'<div id="sidebar" role="complementary"><div class="panier"><p>Taille {size}</p>'
+               f"<p>Pour une taille de {height}</p><p>Poids {weight} kg</p>"
+               f"<p>{price} € TTC</p><button>Ajouter au panier</button></div></div>")
+        page = render(CYCLES, title=title, main=main, sidebar="x").replace(
+            '<aside class="sidebar">x</aside>', box)
+        pages.append((f"https://{CYCLES.domain}/velos/causse?taille={number}", page))
+    return pages

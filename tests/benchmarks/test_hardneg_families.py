@@ -53,7 +53,7 @@ def test_every_promised_family_is_generated():
         "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
         "routes_reversed", "event_date_lines", "event_date_lines_ja",
         "summary_asides", "tyre_sizes_de", "archive_pages", "status_regions",
-        "warning_regions", "terms_per_country",
+        "warning_regions", "terms_per_country", "sidebar_plots", "frame_sizes_fr",
     }
 
 

@@ -17,6 +17,7 @@ from scrapy_simhash.extract.structured import (
     embedded_urls,
     field_lines,
     markup_parts,
+    side_boxes,
     structured_text,
 )
 
@@ -163,6 +164,26 @@ def test_asides_of_other_pages_are_left_out():
     asides = markup_parts(_page(most_read + related + summary)).asides
     assert len(asides) == 3
     assert aside_text(asides).split("\n") == ["£250,000", "4th floor"]
+
+
+def test_sidebars_written_without_aside_are_read_as_asides():
+    """A box named "sidebar" (class or id, any case); not a layout's wrapper ("has-sidebar",
+    or one holding the page's heading or article), not one in a header or footer, not one
+    inside another."""
+    root = _page("<div class='layout has-sidebar'><main><h1>Plot 12</h1><p>Description</p>"
+                 "</main><div class='Sidebar summary'><p>£325,000</p>"
+                 "<div class='sidebar-inner'>Plot 12</div></div>"
+                 "<section id='sidebar2'><p>1012 sq ft</p></section>"
+                 "<div id='sidebar-promo' class='most-read'><p>143 readers</p></div></div>"
+                 "<div class='sidebar-wrap'><article><p>Text</p></article></div>"
+                 "<header><div class='sidebar'>Header 10%</div></header>"
+                 "<aside><div class='sidebar'>In an aside 3</div></aside>")
+    parts = markup_parts(root)
+    boxes = side_boxes(root, parts.asides)
+    assert [box.get("class") or box.get("id") for box in boxes] == [
+        "Sidebar summary", "sidebar2", "most-read"]
+    assert aside_text(boxes).split("\n") == ["£325,000", "Plot 12", "1012 sq ft"]
+    assert side_boxes(_page("<p>No sidebar</p>"), []) == []
 
 
 def test_aside_text_is_read_up_to_its_limit():
