@@ -1535,6 +1535,29 @@ def same_site(url_a: str | None, url_b: str | None) -> bool | None:
     return sites[0] == sites[1]
 
 
+#: Second-level labels under a country's domain that sites register beneath (``co.uk``).
+_SECOND_LEVELS = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "gob"})
+
+
+def sibling_sites(url_a: str | None, url_b: str | None) -> bool:
+    """Whether two URLs are on one name's sites under two top-level domains (``www.`` aside):
+    a shop's ``lumenhome.co.uk`` and ``lumenhome.com.au``, one brand's sites per country."""
+    from urllib.parse import urlsplit
+
+    names = []
+    for url in (url_a, url_b):
+        try:
+            host = urlsplit(url).hostname if url else None
+        except ValueError:
+            host = None
+        labels = (host or "").removeprefix("www.").split(".")
+        if len(labels) < 2 or labels[-1].isdigit():
+            return False
+        cut = 2 if len(labels) > 2 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVELS else 1
+        names.append((labels[:-cut], labels[-cut:]))
+    (name_a, suffix_a), (name_b, suffix_b) = names
+    return name_a == name_b and suffix_a != suffix_b
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -1544,7 +1567,10 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     version the other lacks (``"versions"``, :func:`other_versions`), or a day the other lacks
     (``"dates"``, :func:`other_dates`), or a word the other lacks that its own page's text
     names (``"selections"``, :func:`other_selections`), or gives one query parameter
-    another value with another text (``"choices"``, :func:`other_choices`), or (``pages``: not two
+    another value with another text (``"choices"``, :func:`other_choices`), or are one page's
+    editions for two locales or releases with two texts (``"editions"``,
+    :func:`other_editions`), or
+    (``pages``: not two
     items, whose spider has read their pages) one of them is a weak page (an interstitial, an
     error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
     :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
@@ -1558,6 +1584,8 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
         return "selections"
     if other_choices(url_a, url_b, a, b):
         return "choices"
+    if other_editions(url_a, url_b, a, b):
+        return "editions"
     weak = (a is not None and a.weak) or (b is not None and b.weak)
     if pages and weak and unrelated_paths(url_a, url_b):
         return "unrelated"
@@ -1677,8 +1705,8 @@ _PRESENTATION_KEYS = frozenset({
     "v", "ver", "version", "cache", "nocache", "rand", "random",
     # where in a listing, or where to go next: not what the page is
     "page", "p", "offset", "start", "next", "redirect", "return", "return_to", "returnurl",
-    # a comment to reply to (WordPress), a draft's preview
-    "replytocom", "preview",
+    # a comment to reply to (WordPress), a draft's preview, a revision (its edits: one page)
+    "replytocom", "preview", "rev", "revision", "oldid",
 })
 
 
@@ -1731,21 +1759,113 @@ def other_selections(url_a: str | None, url_b: str | None, a: Evidence | None,
 def other_choices(url_a: str | None, url_b: str | None, a: Evidence | None,
                   b: Evidence | None) -> bool:
     """Whether two URLs of one site give one query parameter other values (not a campaign's, a
-    visit's nor a presentation's: :data:`_PRESENTATION_KEYS`) and their pages' texts differ
-    with it, each with 3-grams the other lacks: a status page per region (``?region=fra1``,
-    ``?region=syd1``) or a room per ``?room_id=``, whose text names the choice only in words of
-    its own ("Frankfurt", "Sydney"), or not at all. A copy under another value of such a
-    parameter (a session of a name of its own) keeps its text."""
+    visit's nor a presentation's: :data:`_PRESENTATION_KEYS`), or one chooses nothing on the
+    other's path (the default's page), and their pages' texts differ with it, each with 3-grams
+    the other lacks: a status page per region (``?region=fra1``, ``?region=syd1``, ``/status``)
+    or a room per ``?room_id=``, whose text names the choice only in words of its own
+    ("Frankfurt", "Sydney"), or not at all. A copy under another value of such a parameter (a
+    session of a name of its own) keeps its text."""
     if a is None or b is None or same_site(url_a, url_b) is not True:
         return False
     split_a, split_b = _url_parts(url_a), _url_parts(url_b)
     if split_a is None or split_b is None:
         return False
     chosen_a, chosen_b = _choices(split_a[1]), _choices(split_b[1])
-    if not any(chosen_b.get(key, values) != values for key, values in chosen_a.items()):
+    other_value = any(chosen_b.get(key, values) != values for key, values in chosen_a.items())
+    # (or one URL chooses nothing on the other's path: a default's page, ``/status`` beside
+    # ``/status?region=syd1``)
+    default = bool(chosen_a) != bool(chosen_b) and _folder_path(
+        split_a[0].path) == _folder_path(split_b[0].path)
+    return (other_value or default) and min(_own_grams(a, b)) >= MIN_CHOICE_GRAMS
+
+
+def _folder_path(path: str) -> str:
+    """A URL's path as its copies write it: case, escapes and a last slash aside."""
+    from urllib.parse import unquote
+
+    return unquote(path).casefold().rstrip("/") or "/"
+
+
+#: A path segment or query value naming a locale: a language with its region ("en-gb",
+#: "pt_BR", "es-419", "fil-ph") or a language or country alone ("en", "uk").
+_LOCALE = re.compile(r"[a-z]{2}(?:[-_](?:[a-z]{2}|\d{3}))?|[a-z]{3}[-_][a-z]{2}", re.IGNORECASE)
+#: Presentation parameters whose values name a locale (see :func:`other_editions`; another
+#: key's two values are two choices already: :func:`other_choices`).
+_LOCALE_KEYS = frozenset({"lang", "locale", "hl"})
+#: What docs write in a release's place: its newest, or one yet to come.
+_RELEASE_ALIASES = frozenset({"latest", "stable", "current", "dev", "devel", "development",
+                              "main", "master", "next", "nightly", "unstable", "lts"})
+#: Path segments of a page's other presentations (``/article/print``, ``/amp/article``).
+_PRESENTATION_SEGMENTS = frozenset({"print", "printable", "amp"})
+
+
+def other_editions(url_a: str | None, url_b: str | None, a: Evidence | None,
+                   b: Evidence | None) -> bool:
+    """Whether two URLs of one site are one page's editions, the same path and query but for
+    one locale (``/en-gb/terms`` and ``/en-au/terms``, ``?lang=en-gb`` and ``?lang=en-au``) or
+    one release (``/docs/5.0/workers`` and ``/docs/latest/workers``), a print or AMP
+    presentation aside, and their texts differ with it, each with 3-grams the other lacks (at
+    least :data:`MIN_CHOICE_GRAMS`): terms of sale per country, another seller and law in a few
+    sentences; a release's paragraph of its own. One name's sites under two top-level domains
+    (:func:`sibling_sites`) are two locales in themselves. One article in two regions'
+    sections, or a release's page under its alias, keeps its text."""
+    if a is None or b is None:
+        return False
+    sibling = same_site(url_a, url_b) is False and sibling_sites(url_a, url_b)
+    if not sibling and same_site(url_a, url_b) is not True:
+        return False
+    split_a, split_b = _url_parts(url_a), _url_parts(url_b)
+    if split_a is None or split_b is None:
+        return False
+    (parts_a, query_a), (parts_b, query_b) = split_a, split_b
+    if _choices(query_a) != _choices(query_b):
+        return False
+    apart = _editions_apart(_edition_path(parts_a.path), _edition_path(parts_b.path))
+    if apart is None:
+        return False
+    locales_a = {key: value for key, value in query_a if key in _LOCALE_KEYS}
+    locales_b = {key: value for key, value in query_b if key in _LOCALE_KEYS}
+    if locales_a.keys() != locales_b.keys():
+        return False
+    keys_apart = _editions_apart(list(locales_a.values()), list(locales_b.values()))
+    if keys_apart is None:
+        return False
+    apart += keys_apart
+    # (a sibling site is an edition apart already: its path may name its locale as well)
+    if apart > 1 or (apart == 0 and not sibling):
         return False
     return min(_own_grams(a, b)) >= MIN_CHOICE_GRAMS
 
+
+def _edition_path(path: str) -> list[str]:
+    """A path's segments, but empty ones and those of a print or AMP presentation."""
+    return [part for part in path.split("/")
+            if part and part.lower() not in _PRESENTATION_SEGMENTS]
+
+
+def _editions_apart(parts_a: list[str], parts_b: list[str]) -> int | None:
+    """How many of two lists' places hold two editions, case aside: two locales
+    (:data:`_LOCALE`), or a release (:data:`_VERSION`) and a release or its alias; None when
+    another place differs."""
+    if len(parts_a) != len(parts_b):
+        return None
+    apart = 0
+    for part_a, part_b in zip(parts_a, parts_b, strict=True):
+        if part_a == part_b:
+            continue
+        if part_a.lower() == part_b.lower() or not _two_editions(part_a, part_b):
+            return None
+        apart += 1
+    return apart
+
+
+def _two_editions(part_a: str, part_b: str) -> bool:
+    if _LOCALE.fullmatch(part_a) and _LOCALE.fullmatch(part_b):
+        return True
+    release_a = _VERSION.fullmatch(part_a) is not None
+    release_b = _VERSION.fullmatch(part_b) is not None
+    return (release_a or release_b) and (release_a or part_a.lower() in _RELEASE_ALIASES) and (
+        release_b or part_b.lower() in _RELEASE_ALIASES)
 
 def _choices(query: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """A query's values by key, but those of campaigns, clicks, visits and presentations

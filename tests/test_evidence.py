@@ -939,14 +939,20 @@ def test_pages_of_one_site_under_other_query_values_and_other_texts_are_two_page
     assert ev.other_choices(url_fra, url_syd, fra, syd)
     assert ev.urls_part(url_fra, url_syd, fra, syd) == "choices"
     # (on another path too); the same text under two values (an empty filter's, a session's of
-    # a name of its own), another site, a parameter that only one URL has, or one of a campaign
-    # or a presentation: no choice made
+    # a name of its own), another site, or a parameter of a campaign or a presentation: no
+    # choice made
     assert not ev.other_choices(url_fra, url_syd, fra, status("Frankfurt"))
     assert ev.other_choices(url_fra, "https://s.example/status/v2?region=syd1", fra, syd)
     assert not ev.other_choices(url_fra, "https://t.example/status?region=syd1", fra, syd)
-    assert not ev.other_choices("https://s.example/status", url_syd, fra, syd)
+    # the default's page, on the same path (a last slash or case aside), chooses nothing
+    assert ev.other_choices("https://s.example/status", url_syd, fra, syd)
+    assert ev.other_choices(url_fra, "https://s.example/Status/", syd, fra)
+    assert not ev.other_choices("https://s.example/status/all", url_syd, fra, syd)
+    assert not ev.other_choices("https://s.example/status", url_syd, fra, status("Frankfurt"))
+    assert not ev.other_choices("https://s.example/status?utm_source=x", "https://s.example/status",
+                                fra, syd)
     for key in ("utm_source", "sort", "view", "page", "sid", "ref", "session", "mc_cid", "_ga",
-                "replytocom", "preview", "token"):
+                "replytocom", "preview", "token", "rev", "oldid"):
         assert not ev.other_choices(f"https://s.example/status?{key}=a",
                                     f"https://s.example/status?{key}=b", fra, syd), key
     assert not ev.other_choices(url_fra, url_syd, fra, None)
@@ -959,6 +965,72 @@ def test_pages_of_one_site_under_other_query_values_and_other_texts_are_two_page
     assert ev.other_choices("https://s.example/status?region=fra1&s=1",
                             "https://s.example/status?region=fra1&s=2", fra, status("Sydney"))
 
+
+def test_one_pages_editions_for_two_locales_or_releases_with_other_texts_are_two_pages():
+    # terms of sale per country: another seller in a sentence, the locale in the path or in a
+    # language parameter
+    def terms(seller: str) -> ev.Evidence:
+        return titled(f"This website is operated by {seller}. Prices include tax. Orders are "
+                      "accepted when we send the confirmation email.", "Terms of sale")
+
+    gb, au = terms("Lumen Home Ltd"), terms("Lumen Home Pty Ltd")
+    for url_gb, url_au in (("https://s.example/en-gb/terms", "https://s.example/en-au/terms"),
+                           ("https://s.example/EN_GB/terms", "https://s.example/en_AU/terms"),
+                           ("https://s.example/uk/help/terms", "https://s.example/au/help/terms"),
+                           ("https://s.example/terms?lang=en-gb", "https://s.example/terms?lang=en-au"),
+                           ("https://s.example/terms?hl=es-419&x=1", "https://s.example/terms?x=1&hl=es-es")):
+        assert ev.other_editions(url_gb, url_au, gb, au), url_gb
+        assert ev.urls_part(url_gb, url_au, gb, au) == "editions"
+    url_gb, url_au = "https://s.example/en-gb/terms", "https://s.example/en-au/terms"
+    # one text under two locales (an article in two regions' sections), another site, paths
+    # apart in more than the locale, a part that names no locale, two locales apart at once
+    assert not ev.other_editions(url_gb, url_au, gb, terms("Lumen Home Ltd"))
+    assert not ev.other_editions(url_gb, "https://t.example/en-au/terms", gb, au)
+    assert not ev.other_editions(url_gb, "https://s.example/en-au/terms-of-sale", gb, au)
+    assert not ev.other_editions("https://s.example/shop/terms", "https://s.example/help/terms",
+                                gb, au)
+    assert not ev.other_editions(url_gb, "https://s.example/en-gb/terms?x=2", gb, au)
+    assert not ev.other_editions("https://s.example/en-gb/terms?lang=en",
+                                "https://s.example/en-au/terms?lang=fr", gb, au)
+    assert not ev.other_editions("https://s.example/terms?lang=en-gb", "https://s.example/terms",
+                                gb, au)
+    assert not ev.other_editions(url_gb, "https://s.example/EN-GB/terms", gb, au)
+    assert not ev.other_editions(url_gb, url_au, gb, None)
+    # one name's sites under two top-level domains: the same path, or one naming its locale
+    for site_gb, site_au in (
+        ("https://lumenhome.co.uk/help/terms", "https://www.lumenhome.com.au/help/terms"),
+        ("https://lumenhome.co.uk/en-gb/terms", "https://lumenhome.com/en-au/terms"),
+        ("https://shop.lumenhome.ie/terms", "https://shop.lumenhome.de/terms"),
+    ):
+        assert ev.other_editions(site_gb, site_au, gb, au), site_gb
+        assert ev.urls_part(site_gb, site_au, gb, au) == "editions"
+    uk = "https://lumenhome.co.uk/help/terms"
+    assert not ev.other_editions(uk, "https://lumenhome.com.au/help/terms", gb,
+                                 terms("Lumen Home Ltd"))
+    for other in ("https://lumenhome.com.au/help/terms-of-sale",
+                  "https://lampstore.com.au/help/terms", "https://shop.lumenhome.co.uk/help/terms",
+                  "https://lumenhome.com.au/en-au/5.0/terms", "http://127.0.0.2/help/terms"):
+        assert not ev.other_editions(uk, other, gb, au), other
+    assert ev.sibling_sites("https://a.example.co.uk/", "https://a.example.com/")
+    assert not ev.sibling_sites("https://a.example.co.uk/", "https://b.example.co.uk/")
+    assert not ev.sibling_sites("http://127.0.0.1:8000/", "http://127.0.0.2:8000/")
+    # a print or AMP presentation aside
+    assert ev.other_editions("https://s.example/en-gb/terms/print", url_au, gb, au)
+    assert ev.other_editions("https://s.example/amp/en-gb/terms/", url_au, gb, au)
+    assert not ev.other_editions("https://s.example/en-gb/terms/print", url_gb, gb, au)
+    # a release beside another or beside its alias; an alias alone is no release
+    for docs_a, docs_b in (("/docs/5.0/workers", "/docs/latest/workers"),
+                           ("/docs/Stable/workers", "/docs/v5.1/workers"),
+                           ("/docs/5.0/workers", "/docs/5.2/workers")):
+        assert ev.other_editions(f"https://s.example{docs_a}", f"https://s.example{docs_b}",
+                                 gb, au), docs_a
+    assert not ev.other_editions("https://s.example/docs/latest/workers",
+                                 "https://s.example/docs/stable/workers", gb, au)
+    assert not ev.other_editions("https://s.example/docs/5.0/workers",
+                                 "https://s.example/docs/guide/workers", gb, au)
+    assert not ev.other_editions("https://s.example/docs/5.0/workers",
+                                 "https://s.example/docs/latest/workers", gb,
+                                 terms("Lumen Home Ltd"))
 
 def test_pages_of_one_site_that_declare_two_canonical_urls_are_two_pages():
     url = "https://shop.example/en-gb/terms"

@@ -145,3 +145,131 @@ def terms_per_country() -> list[Page]:
         pages.append((url, render(SHOP, title="Terms and Conditions of Sale", main=main,
                                   head_extra=head)))
     return pages
+
+
+FURNITURE = Site(
+    name="Northwood Furniture",
+    domain="northwoodfurniture.example",
+    tagline="Solid wood furniture, made to last",
+    nav=("Living room", "Dining", "Bedroom", "Office", "Outdoor"),
+)
+#: A furniture maker's terms of sale, the same in every country but for its seller and law
+FURNITURE_TERMS = (
+    "Every piece we sell is made to order in our workshop. These terms cover your order, its "
+    "delivery and what happens if something goes wrong, and they form the contract between us.",
+    "When you order, we take a deposit of half the price and the balance before delivery. We "
+    "tell you the week your piece will be ready, usually six to ten weeks after your order.",
+    "Our own team delivers and places your furniture in the room of your choice. Please check "
+    "that it fits through your doors and stairs: we cannot take back a piece made to measure.",
+    "Wood is a natural material and its grain and colour vary from the photographs. Small "
+    "marks and knots are part of its character and are not a fault.",
+    "If a piece is damaged in delivery or develops a fault within five years, we repair or "
+    "replace it. Nothing in these terms affects your rights as a consumer.",
+)
+
+
+def terms_without_canonical() -> list[Page]:
+    """A furniture maker's terms of sale per country under one title and text, each naming its
+    own seller, law, courts and consumer authority in two sentences, the country only in the
+    path; no canonical URL declared."""
+    text = "".join(f"<p>{esc(paragraph)}</p>" for paragraph in FURNITURE_TERMS)
+    pages = []
+    for locale, seller, law, courts, authority in SELLERS:
+        seller = seller.replace("Lumen Home", "Northwood Furniture")
+        main = ("<h1>Terms of Sale</h1>"
+                f"<p>These terms are between you and {esc(seller)}, which runs this website.</p>"
+                f"{text}<p>The law of {esc(law)} governs these terms, and {esc(courts)} hear any "
+                f"dispute. You may also complain to {esc(authority)}.</p>")
+        pages.append((f"https://{FURNITURE.domain}/{locale}/terms-of-sale",
+                      render(FURNITURE, title="Terms of Sale", main=main)))
+    return pages
+
+
+VERSAND = Site(
+    name="Gartenwelt",
+    domain="www.gartenwelt.example",
+    tagline="Alles für Garten und Balkon",
+    nav=("Pflanzen", "Werkzeug", "Möbel", "Grills", "Angebote"),
+    lang="de",
+)
+#: (country code, country, delivery time, carrier, customs line) of each delivery country
+COUNTRIES = (
+    ("de-de", "Deutschland", "zwei bis drei Werktage", "DHL", ""),
+    ("de-at", "Österreich", "drei bis fünf Werktage", "der Österreichischen Post", ""),
+    ("de-ch", "die Schweiz", "fünf bis sieben Werktage", "der Schweizerischen Post",
+     "Zoll und Einfuhrumsatzsteuer zahlen Sie bei der Zustellung."),
+    ("de-lu", "Luxemburg", "drei bis vier Werktage", "DPD", ""),
+    ("de-be", "Belgien", "drei bis vier Werktage", "DPD", ""),
+    ("de-li", "Liechtenstein", "fünf bis acht Werktage", "der Liechtensteinischen Post",
+     "Zoll und Einfuhrumsatzsteuer zahlen Sie bei der Zustellung."),
+    ("de-it", "Südtirol", "vier bis sechs Werktage", "GLS", ""),
+    ("de-nl", "die Niederlande", "drei bis vier Werktage", "PostNL", ""),
+    ("de-dk", "Dänemark", "vier bis fünf Werktage", "GLS", ""),
+    ("de-pl", "Polen", "vier bis sechs Werktage", "DPD", ""),
+)
+
+
+def delivery_per_country_de() -> list[Page]:
+    """A German garden shop's delivery page per country at ``?lang=de-at``, one title and
+    text, the country, delivery time and carrier in one sentence (a customs line for two);
+    no canonical URL."""
+    pages = []
+    for code, country, time, carrier, customs in COUNTRIES:
+        main = ("<h1>Versand und Lieferung</h1>"
+                "<p>Wir liefern Pflanzen, Werkzeug und Gartenmöbel sorgfältig verpackt. Pflanzen "
+                "verschicken wir nur von Montag bis Mittwoch, damit sie nicht über das "
+                "Wochenende im Lager des Paketdienstes liegen.</p>"
+                f"<p>Nach {esc(country)} liefern wir in {esc(time)} mit {esc(carrier)}. "
+                f"{esc(customs)}</p>"
+                "<p>Sperrige Artikel wie Gartenmöbel und Grills liefert eine Spedition bis an "
+                "die Bordsteinkante. Sie vereinbart den Liefertermin telefonisch mit Ihnen.</p>")
+        pages.append((f"https://{VERSAND.domain}/service/versand?lang={code}",
+                      render(VERSAND, title="Versand und Lieferung", main=main)))
+    return pages
+
+
+LIBRARY = Site(
+    name="Millbrook Libraries",
+    domain="libraries.millbrook.example",
+    tagline="Borrow, learn and discover",
+    nav=("Catalogue", "Events", "eBooks", "Visit us", "Join"),
+)
+#: (query value or "" for the default, branch name) of each branch's opening hours page
+BRANCHES = (("", "Central Library"), ("ashford", "Ashford Library"),
+            ("brookside", "Brookside Library"), ("eastgate", "Eastgate Library"),
+            ("fenwick", "Fenwick Library"), ("hollins", "Hollins Park Library"),
+            ("kingsmead", "Kingsmead Library"), ("northfield", "Northfield Library"),
+            ("riverside", "Riverside Library"), ("westwood", "Westwood Library"))
+
+
+def branch_hours() -> list[Page]:
+    """A library service's opening hours page per branch, the main library's at the page's own
+    URL (``/visit/hours``) and every other's at ``?branch=ashford`` ...: one title, table and
+    text, the branch named in one sentence."""
+    table = ("<table><tr><th>Monday to Friday</th><td>9:00 to 19:00</td></tr>"
+             "<tr><th>Saturday</th><td>9:00 to 17:00</td></tr>"
+             "<tr><th>Sunday</th><td>Closed</td></tr></table>")
+    pages = []
+    for value, branch in BRANCHES:
+        main = ("<h1>Opening hours</h1>"
+                f"<p>Showing the opening hours of {esc(branch)}.</p>{table}"
+                "<p>Every branch is open on bank holiday weekends on the Saturday only. Return "
+                "books at any branch, at any time, through the book drop by the door.</p>")
+        query = f"?branch={value}" if value else ""
+        pages.append((f"https://{LIBRARY.domain}/visit/hours{query}",
+                      render(LIBRARY, title="Opening hours", main=main)))
+    return pages
+
+
+#: Each country's site of the shop of :func:`terms_per_country`, by locale
+COUNTRY_SITES = {"en-gb": "co.uk", "en-ie": "ie", "en-au": "com.au", "en-nz": "co.nz",
+                 "en-sg": "com.sg", "en-ca": "ca", "en-us": "com", "en-za": "co.za",
+                 "en-in": "co.in", "en-hk": "com.hk"}
+
+
+def terms_per_country_sites() -> list[Page]:
+    """The same terms per country, each on the shop's own site for that country
+    (``lumenhome.co.uk/help/terms``, ``lumenhome.com.au/help/terms`` ...), no canonical URL."""
+    return [(f"https://lumenhome.{COUNTRY_SITES[url.split('/')[3]]}/help/terms",
+             page.replace(f'<link rel="canonical" href="{url}">', ""))
+            for url, page in terms_per_country()]

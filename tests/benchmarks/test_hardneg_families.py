@@ -54,6 +54,8 @@ def test_every_promised_family_is_generated():
         "routes_reversed", "event_date_lines", "event_date_lines_ja",
         "summary_asides", "tyre_sizes_de", "archive_pages", "status_regions",
         "warning_regions", "terms_per_country", "sidebar_plots", "frame_sizes_fr",
+        "terms_without_canonical", "delivery_per_country_de", "branch_hours",
+        "terms_per_country_sites",
     }
 
 
