@@ -18,14 +18,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
     fingerprinter = detector.fingerprinter
     sides = []
     shown = []  # (label, name, the HTML or None, the main text)
-    for label, name, url in (("A", args.a, args.url_a), ("B", args.b, args.url_b)):
+    given = (("A", args.a, args.url_a, _charset(args.encoding_a, "--encoding-a")),
+             ("B", args.b, args.url_b, _charset(args.encoding_b, "--encoding-b")))
+    for label, name, url, encoding in given:
         data = _read_input_file(name)
         if args.text:
-            text = data.decode("utf-8", "replace")
+            text = data.decode(encoding or "utf-8", "replace")
             signed = detector.sign_text(text)
         else:
-            text = fingerprinter.extract(data, None, url)
-            signed = detector.sign_html(data, None, url)
+            text = fingerprinter.extract(data, encoding, url)
+            signed = detector.sign_html(data, encoding, url)
         sides.append((label, name, text, signed))
         shown.append((label, name, None if args.text else data, text))
     for label, name, text, signed in sides:
@@ -58,6 +60,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         elif urls == "choices":
             print("evidence     not compared: the URLs give one query parameter two values "
                   "and the texts differ with it (another region, room or record)")
+        elif urls == "editions":
+            print("evidence     not compared: the URLs name two editions of one page (two "
+                  "locales: /en-gb/ and /en-au/, ?lang=; two releases: /5.0/ and /latest/) "
+                  "and the texts differ with them (another seller or law, a release's "
+                  "paragraph)")
         elif urls:
             print("evidence     not compared: a page of next to no text of its own (an "
                   "interstitial, an error page, a form) in another part of the site (the "
@@ -287,6 +294,20 @@ def _indented(text: str, width: int = 4000) -> str:
     """``text`` indented by two spaces, cut to ``width`` characters."""
     cut = text[:width] + (" ..." if len(text) > width else "")
     return "\n".join(f"  {line}" for line in cut.splitlines()) or "  (none)"
+
+
+def _charset(label: str | None, option: str) -> str | None:
+    """The Python codec of a charset given on the command line; a usage error naming the
+    option when it is no charset."""
+    from scrapy_simhash.extract.decoding import normalize_encoding
+
+    if label is None:
+        return None
+    codec = normalize_encoding(label)
+    if codec is None:
+        raise CliError(f"{option}: {label!r} is no charset this tool knows (utf-8, "
+                       "windows-1252, shift_jis, utf-16 ...)")
+    return codec
 
 
 def _read_input_file(name: str) -> bytes:

@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "it and its own comments (what the evidence compares)")
     compare.add_argument("--url-a", help="URL of the first page (for URL-aware extractors)")
     compare.add_argument("--url-b", help="URL of the second page")
+    compare.add_argument("--encoding-a", metavar="CHARSET",
+                         help="charset the first page was served with (its Content-Type's), "
+                              "when the file does not say it")
+    compare.add_argument("--encoding-b", metavar="CHARSET", help="the same, second page")
     _add_detector_options(compare)
     compare.set_defaults(handler=cmd_compare)
 

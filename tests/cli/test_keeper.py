@@ -335,3 +335,29 @@ def test_compare_says_when_a_field_makes_two_pages(workdir: Path):
         # on two sites, or sites not known, a field is not compared
         unknown = compare_first_two(workdir, family, urls=False)
         assert "verdict      near-duplicate" in unknown.stdout
+
+
+def test_compare_says_when_the_urls_name_two_editions(workdir: Path):
+    from benchmarks.hardneg.choices import terms_without_canonical
+
+    result = compare_first_two(workdir, terms_without_canonical)
+    assert "the URLs name two editions of one page" in result.stdout
+    assert "verdict      different" in result.stdout
+
+
+def test_compare_reads_each_page_in_the_charset_it_was_served_with(workdir: Path):
+    """A page saved from a ``charset=utf-16`` response has no byte-order mark to tell it."""
+    from benchmarks.hardneg.choices import terms_without_canonical
+
+    (_, page), _ = terms_without_canonical()[:2]
+    (workdir / "a.html").write_bytes(page.encode("utf-16-le"))
+    (workdir / "b.html").write_text(page, encoding="utf-8")
+    unread = run_cli("compare", "a.html", "b.html", cwd=workdir)
+    assert "A: a.html\n  main text    0 characters" in unread.stdout
+    result = run_cli("compare", "a.html", "b.html", "--encoding-a", "utf-16", cwd=workdir)
+    assert result.code == 0, result.stderr
+    assert "distance     0 bits" in result.stdout
+    assert "verdict      near-duplicate" in result.stdout
+    wrong = run_cli("compare", "a.html", "b.html", "--encoding-b", "no-such-charset",
+                    cwd=workdir)
+    assert wrong.code != 0 and "--encoding-b" in wrong.stderr

@@ -194,23 +194,28 @@ def test_a_worker_that_never_gets_ready_is_replaced_and_the_crawl_goes_on(tmp_pa
     assert "it was not ready after SIMHASH_WORKER_TIMEOUT=1 s" in logs(tmp_path / "out")
 
 
-def _worker_pids() -> set[int]:
+def _worker_pids(parent: int | None = None) -> set[int]:
+    """Worker processes running now; only ``parent``'s children when given (other tests'
+    crawls start theirs at the same time)."""
     found = set()
     for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, IndexError, ValueError):
             if b"scrapy_simhash.crawl.workers" in Path(cmdline).read_bytes():
-                found.add(int(cmdline.split("/")[2]))
+                pid = int(cmdline.split("/")[2])
+                # (/proc/PID/stat: "pid (name) state ppid ...", the name may hold spaces)
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                if parent is None or int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+                    found.add(pid)
     return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
 def test_workers_exit_when_the_crawl_is_killed(tmp_path):
-    before = _worker_pids()
     server = site.SiteServer(delay=0.05).start()  # slow enough to be killed mid-crawl
     try:
         process = start_crawl(server.url, tmp_path, {"SIMHASH_WORKERS": 1})
         wait_for_requests(server, 20, process)
-        started = _worker_pids() - before
+        started = _worker_pids(parent=process.pid)
         assert started, logs(tmp_path)
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
