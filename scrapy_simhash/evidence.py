@@ -754,8 +754,7 @@ def canonical_code(href: str | None, url: str | None) -> int | None:
         return None
     if port is not None and port not in (80, 443):
         host = f"{host}:{port}"
-    path = _VISIT_PATH_PARAMETER.sub("", unquote(parts.path)).casefold()
-    path = _INDEX_PAGE.sub("", path).rstrip("/") or "/"
+    path = _folder_path(parts.path)
     kept = "&".join(f"{key}={value}" for key, value in sorted(_chosen_pairs(query)))
     return zlib.crc32(f"{host}{path}?{kept}".encode("utf-8", "surrogatepass"))
 
@@ -1780,10 +1779,10 @@ def other_choices(url_a: str | None, url_b: str | None, a: Evidence | None,
 
 
 def _folder_path(path: str) -> str:
-    """A URL's path as its copies write it: case, escapes and a last slash aside."""
-    from urllib.parse import unquote
-
-    return unquote(path).casefold().rstrip("/") or "/"
+    """A URL's path as its copies write it: escapes, case, a session's path parameter
+    (``;jsessionid=``), a folder's index page and a last slash aside."""
+    path = _VISIT_PATH_PARAMETER.sub("", unquote(path)).casefold()
+    return _INDEX_PAGE.sub("", path).rstrip("/") or "/"
 
 
 #: A path segment or query value naming a locale: a language with its region ("en-gb",
