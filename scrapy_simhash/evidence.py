@@ -712,8 +712,13 @@ _TRACKING_KEY = re.compile(
     r"(?:mc_|_hs|hsa_|pk_|mtm_|wt_|at_|ns_|trk|session|sess|affiliate|aff_)\w*|_ga|_gl|gclid"
     r"|gclsrc|dclid|fbclid|msclkid|yclid|twclid|ttclid|igshid|igsh|srsltid|spm|share_id|si"
     r"|mkt_tok|s_cid|cmpid|icid|ito|ncid|ocid|cmp|cid|sid|ssid|token|cb|cachebuster|epik"
-    r"|irclickid|rb_clickid"
+    r"|irclickid|rb_clickid|smid|smtyp|xtor|guccounter|guce_\w*|wprss|fb_\w*|oly_\w*"
 )
+#: A query value naming the channel a reader came through (``?smid=tw-share``,
+#: ``?mod=rss_Top_Stories``, ``?xtor=RSS-3208``): a campaign's under a key of a site's own.
+_CHANNEL_VALUE = re.compile(
+    r"(?<![a-z])(?:rss|atom|feed|share|e-?mail|newsletter|social|twitter|facebook|whatsapp"
+    r"|linkedin|telegram|push)(?![a-z])", re.IGNORECASE)
 #: A path's last segment that names the folder's own page: ``/news/index.html`` is ``/news``.
 _INDEX_PAGE = re.compile(r"/(?:index|default)\.(?:html?|php|aspx?|jsp)$")
 
@@ -725,10 +730,11 @@ def _shows_or_visits(key: str) -> bool:
 
 
 def _chosen_pairs(query: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A query's (key, value) pairs but those of campaigns, clicks, visits and presentations:
-    what it chooses."""
+    """A query's (key, value) pairs but those of campaigns, clicks, visits and presentations,
+    and those whose value names a reader's channel (:data:`_CHANNEL_VALUE`): what it chooses."""
     return [(key, value) for key, value in query
-            if not _shows_or_visits(key) and not _TRACKING_KEY.fullmatch(key)]
+            if not _shows_or_visits(key) and not _TRACKING_KEY.fullmatch(key)
+            and not _CHANNEL_VALUE.search(value)]
 
 
 def canonical_code(href: str | None, url: str | None) -> int | None:
@@ -1539,8 +1545,9 @@ _SECOND_LEVELS = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne",
 
 
 def sibling_sites(url_a: str | None, url_b: str | None) -> bool:
-    """Whether two URLs are on one name's sites under two top-level domains (``www.`` aside):
-    a shop's ``lumenhome.co.uk`` and ``lumenhome.com.au``, one brand's sites per country."""
+    """Whether two URLs are on one name's sites under two top-level domains (``www.`` aside),
+    or under two locales' subdomains of it: a shop's ``lumenhome.co.uk`` and
+    ``lumenhome.com.au``, or ``uk.lumenhome.com`` and ``ie.lumenhome.com``."""
     from urllib.parse import urlsplit
 
     names = []
@@ -1555,7 +1562,12 @@ def sibling_sites(url_a: str | None, url_b: str | None) -> bool:
         cut = 2 if len(labels) > 2 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVELS else 1
         names.append((labels[:-cut], labels[-cut:]))
     (name_a, suffix_a), (name_b, suffix_b) = names
-    return name_a == name_b and suffix_a != suffix_b
+    if suffix_a != suffix_b:
+        return name_a == name_b
+    # (or a locale's subdomain of one name: uk.lumenhome.com and ie.lumenhome.com)
+    return (len(name_a) > 1 and name_a[1:] == name_b[1:] and name_a[0] != name_b[0]
+            and _LOCALE.fullmatch(name_a[0]) is not None and len(name_b) > 1
+            and _LOCALE.fullmatch(name_b[0]) is not None)
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -1794,6 +1806,8 @@ _LOCALE_KEYS = frozenset({"lang", "locale", "hl"})
 #: What docs write in a release's place: its newest, or one yet to come.
 _RELEASE_ALIASES = frozenset({"latest", "stable", "current", "dev", "devel", "development",
                               "main", "master", "next", "nightly", "unstable", "lts"})
+#: A release series as docs name it: ``7.x``, ``v2.1.x``.
+_SERIES = re.compile(r"v?\d{1,4}(?:\.\d{1,4}){0,2}\.x", re.IGNORECASE)
 #: Path segments of a page's other presentations (``/article/print``, ``/amp/article``).
 _PRESENTATION_SEGMENTS = frozenset({"print", "printable", "amp"})
 
@@ -1859,12 +1873,17 @@ def _editions_apart(parts_a: list[str], parts_b: list[str]) -> int | None:
 
 
 def _two_editions(part_a: str, part_b: str) -> bool:
+    """Whether two path segments name two locales, or two releases (a version, a series such
+    as ``7.x``, or an alias: ``stable`` beside ``latest`` too)."""
     if _LOCALE.fullmatch(part_a) and _LOCALE.fullmatch(part_b):
         return True
-    release_a = _VERSION.fullmatch(part_a) is not None
-    release_b = _VERSION.fullmatch(part_b) is not None
-    return (release_a or release_b) and (release_a or part_a.lower() in _RELEASE_ALIASES) and (
-        release_b or part_b.lower() in _RELEASE_ALIASES)
+    return _names_release(part_a) and _names_release(part_b)
+
+
+def _names_release(part: str) -> bool:
+    return (_VERSION.fullmatch(part) is not None or _SERIES.fullmatch(part) is not None
+            or part.lower() in _RELEASE_ALIASES)
+
 
 def _choices(query: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """A query's values by key, but those of campaigns, clicks, visits and presentations

@@ -946,6 +946,14 @@ def test_pages_of_one_site_under_other_query_values_and_other_texts_are_two_page
     assert not ev.other_choices(url_fra, "https://t.example/status?region=syd1", fra, syd)
     # the default's page, on the same path (a last slash or case aside), chooses nothing
     assert ev.other_choices("https://s.example/status", url_syd, fra, syd)
+    # and so does a URL under a campaign's parameter of a site's own name, or a value that
+    # names a reader's channel
+    for query in ("smid=tw-share", "mod=rss_Top_Stories", "xtor=RSS-3208", "from=newsletter",
+                  "s=email", "guce_referrer=aHR0", "fb_action_ids=1"):
+        assert not ev.other_choices("https://s.example/status",
+                                    f"https://s.example/status?{query}", fra, syd), query
+    assert ev.other_choices("https://s.example/status",
+                            "https://s.example/status?topic=shareholders", fra, syd)
     assert ev.other_choices(url_fra, "https://s.example/Status/", syd, fra)
     assert not ev.other_choices("https://s.example/status/all", url_syd, fra, syd)
     assert not ev.other_choices("https://s.example/status", url_syd, fra, status("Frankfurt"))
@@ -1012,6 +1020,9 @@ def test_one_pages_editions_for_two_locales_or_releases_with_other_texts_are_two
                   "https://lumenhome.com.au/en-au/5.0/terms", "http://127.0.0.2/help/terms"):
         assert not ev.other_editions(uk, other, gb, au), other
     assert ev.sibling_sites("https://a.example.co.uk/", "https://a.example.com/")
+    assert ev.sibling_sites("https://uk.lumenhome.com/", "https://ie.lumenhome.com/")
+    assert not ev.sibling_sites("https://shop.lumenhome.com/", "https://blog.lumenhome.com/")
+    assert not ev.sibling_sites("https://uk.lumenhome.com/", "https://lumenhome.com/")
     assert not ev.sibling_sites("https://a.example.co.uk/", "https://b.example.co.uk/")
     assert not ev.sibling_sites("http://127.0.0.1:8000/", "http://127.0.0.2:8000/")
     # a print or AMP presentation aside
@@ -1024,7 +1035,11 @@ def test_one_pages_editions_for_two_locales_or_releases_with_other_texts_are_two
                            ("/docs/5.0/workers", "/docs/5.2/workers")):
         assert ev.other_editions(f"https://s.example{docs_a}", f"https://s.example{docs_b}",
                                  gb, au), docs_a
-    assert not ev.other_editions("https://s.example/docs/latest/workers",
+    assert ev.other_editions("https://s.example/docs/latest/workers",
+                             "https://s.example/docs/stable/workers", gb, au)
+    assert ev.other_editions("https://s.example/docs/7.x/workers",
+                             "https://s.example/docs/current/workers", gb, au)
+    assert not ev.other_editions("https://s.example/docs/guide/workers",
                                  "https://s.example/docs/stable/workers", gb, au)
     assert not ev.other_editions("https://s.example/docs/5.0/workers",
                                  "https://s.example/docs/guide/workers", gb, au)
