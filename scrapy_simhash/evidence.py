@@ -1569,6 +1569,7 @@ def sibling_sites(url_a: str | None, url_b: str | None) -> bool:
             and _LOCALE.fullmatch(name_a[0]) is not None and len(name_b) > 1
             and _LOCALE.fullmatch(name_b[0]) is not None)
 
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -1580,13 +1581,11 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     names (``"selections"``, :func:`other_selections`), or gives one query parameter
     another value with another text (``"choices"``, :func:`other_choices`), or are one page's
     editions for two locales or releases with two texts (``"editions"``,
-    :func:`other_editions`), or
-    (``pages``: not two
-    items, whose spider has read their pages) one of them is a weak page (an interstitial, an
-    error page, a form) and they lie in unrelated parts of one site (``"unrelated"``,
-    :func:`unrelated_paths`): a maintenance notice served once in place of a day's events is
-    not the site's status page, and dropped before its callback it would take the day's page
-    with it."""
+    :func:`other_editions`), or (``pages``: not two items, whose spider has read their pages)
+    one of them is a weak page (an interstitial, an error page, a form) and they lie in
+    unrelated parts of one site (``"unrelated"``, :func:`unrelated_paths`): a maintenance
+    notice served once in place of a day's events is not the site's status page, and dropped
+    before its callback it would take the day's page with it."""
     if other_versions(url_a, url_b):
         return "versions"
     if other_dates(url_a, url_b):
@@ -1822,10 +1821,11 @@ def other_editions(url_a: str | None, url_b: str | None, a: Evidence | None,
     sentences; a release's paragraph of its own. One name's sites under two top-level domains
     (:func:`sibling_sites`) are two locales in themselves. One article in two regions'
     sections, or a release's page under its alias, keeps its text."""
-    if a is None or b is None:
+    site = same_site(url_a, url_b)
+    if a is None or b is None or site is None:
         return False
-    sibling = same_site(url_a, url_b) is False and sibling_sites(url_a, url_b)
-    if not sibling and same_site(url_a, url_b) is not True:
+    sibling = site is False and sibling_sites(url_a, url_b)
+    if not (site or sibling):
         return False
     split_a, split_b = _url_parts(url_a), _url_parts(url_b)
     if split_a is None or split_b is None:
@@ -1857,9 +1857,8 @@ def _edition_path(path: str) -> list[str]:
 
 
 def _editions_apart(parts_a: list[str], parts_b: list[str]) -> int | None:
-    """How many of two lists' places hold two editions, case aside: two locales
-    (:data:`_LOCALE`), or a release (:data:`_VERSION`) and a release or its alias; None when
-    another place differs."""
+    """How many of two lists' places hold two editions, case aside (:func:`_two_editions`);
+    None when another place differs."""
     if len(parts_a) != len(parts_b):
         return None
     apart = 0
