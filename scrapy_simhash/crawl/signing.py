@@ -111,8 +111,8 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
     """
     from w3lib.encoding import html_body_declared_encoding, read_bom
 
-    if declared_label(response):
-        return False  # (most pages: the body is not scanned)
+    if declared_encoding(response):  # (what Scrapy believes: most pages, the body unscanned)
+        return False
     body = response.body
     if read_bom(body)[0] is not None:  # Scrapy's own reading of byte-order marks
         return False

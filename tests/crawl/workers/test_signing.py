@@ -84,6 +84,16 @@ def test_a_page_whose_meta_names_utf16_is_signed_as_the_utf8_browsers_read():
     assert page_signature(detector, rebuilt, own_copy=True) == (signature, note)
 
 
+def test_a_meta_naming_utf16_under_a_header_label_scrapy_ignores_is_read_as_utf8():
+    """An unknown label in the header is no declaration to Scrapy: it reads the meta."""
+    detector = build_detector(SimhashConfig())
+    labelled = _response(ENGLISH.format(charset="utf-8").encode(), "text/html")
+    misleading = _response(ENGLISH.format(charset="utf-16").encode(),
+                           "text/html; charset=x-no-such-label")
+    signature, _ = page_signature(detector, misleading)
+    assert detector.is_duplicate(signature, page_signature(detector, labelled)[0])
+
+
 @pytest.mark.parametrize(("body", "content_type", "encoding"), [
     (ENGLISH.format(charset="utf-16").encode("utf-16"), "text/html", None),  # byte-order mark
     (ENGLISH.format(charset="utf-16").encode("utf-32"), "text/html", None),  # UTF-32's mark
