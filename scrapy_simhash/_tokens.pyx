@@ -10,7 +10,7 @@ and on arbitrary text.
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 
@@ -84,3 +84,59 @@ def word_hashes(str text, const uint8_t[:] traits, const uint8_t[:] kinds, uint6
         return PyBytes_FromStringAndSize(<char*> hashes, count * sizeof(uint64_t))
     finally:
         free(hashes)
+
+
+cdef enum:
+    WORD_CHAR = 1  # evidence._WORD_CHAR
+    SINGLE = 2  # evidence._SINGLE
+    MARK = 4  # evidence._MARK
+
+
+def word_spans(const uint32_t[:] codes, const uint8_t[:] classes, uint64_t base,
+               int64_t[:] starts, int64_t[:] ends, uint64_t[:] hashes):
+    """The words of a case-folded text's code points as ``evidence._word_bounds`` reads a text
+    without combining marks, hashed as ``simhash.segment_hashes`` hashes their UTF-32-LE bytes:
+    written to ``starts``, ``ends`` and ``hashes`` (each one entry longer than ``codes``); the
+    number of words, or -1 when a code point is a combining mark (the caller's numpy pass reads
+    those). ``classes``: ``evidence._char_classes()``."""
+    cdef Py_ssize_t length = codes.shape[0]
+    cdef Py_ssize_t i, count = 0
+    cdef uint32_t code
+    cdef uint8_t kind
+    cdef bint word, single, inside = False
+    cdef uint64_t value = 0
+    for i in range(length):
+        code = codes[i]
+        if code > 0xFFFF:  # astral: mostly letters and ideographs, beyond U+20000 words alone
+            word, single = True, code >= 0x20000
+        else:
+            kind = classes[code]
+            if kind & MARK:
+                return -1
+            word, single = kind & WORD_CHAR, kind & SINGLE
+        if not word or single:
+            if inside:  # the word so far ends before this one
+                ends[count] = i
+                hashes[count] = value
+                count += 1
+                inside = False
+            if not word:
+                continue
+        if not inside:
+            starts[count] = i
+            value = 0
+            inside = True
+        value = value * base + (code & 0xFF) + 1
+        value = value * base + ((code >> 8) & 0xFF) + 1
+        value = value * base + ((code >> 16) & 0xFF) + 1
+        value = value * base + (code >> 24) + 1
+        if single:  # a word of one character
+            ends[count] = i + 1
+            hashes[count] = value
+            count += 1
+            inside = False
+    if inside:
+        ends[count] = length
+        hashes[count] = value
+        count += 1
+    return count

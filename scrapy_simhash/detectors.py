@@ -202,7 +202,7 @@ class Detector(ABC):
             selections = ev.named_selections(url, extraction.text, rest_text)
             return signed(ev.of_long(main, words, title, named, rest,
                                      ev.line_hashes(layout_marks(root)),
-                                     np.union1d(main_figures, rest_figures),
+                                     ev.union(main_figures, rest_figures),
                                      links, comments, selections, fields))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
@@ -222,33 +222,33 @@ class Detector(ABC):
         # its dates, whole: those of its datelines too, which its text and content leave out
         # as furniture (an event's day)
         dates = ev.date_figures("\n".join([own_text, *extraction.dated_furniture()]))
-        hidden_figures = dates if data_figures is None else np.union1d(data_figures, dates)
+        hidden_figures = dates if data_figures is None else ev.union(data_figures, dates)
         # (a listing's price and facts in a summary box beside its description, in an
         # ``<aside>`` or a box named as one: looked for only where the walk met such a name)
         if extraction.page is not None and "sidebar" in " ".join(
                 extraction.page.node_class).lower():
             asides = asides + side_boxes(root, asides)
         if asides:
-            hidden_figures = np.union1d(hidden_figures, ev.figure_words(aside_text(asides)))
+            hidden_figures = ev.union(hidden_figures, ev.figure_words(aside_text(asides)))
         if weak:
             # (its figures: a class's number, a day's temperatures beside one shared notice)
             own_figures = ev.figure_words(own_text)
-            own_figures = np.union1d(own_figures, hidden_figures)
+            own_figures = ev.union(own_figures, hidden_figures)
             figures = ev.sketch(own_figures, ev.FIGURES_SKETCH_SIZE)
-            return signed(ev.of_hashes(np.union1d(page, data_hashes), words, True,
+            return signed(ev.of_hashes(ev.union(page, data_hashes), words, True,
                                        title, links=links, figures=figures,
                                        embeds=embeds, selections=selections, fields=fields))
         content_text = extraction.content_text()
         content, _, _, content_figures = ev.text_hashes(content_text, numerals=True)
         if len(own_text) < len(content_text):
             content_figures = ev.figure_words(own_text)
-        content_figures = np.union1d(content_figures, hidden_figures)
+        content_figures = ev.union(content_figures, hidden_figures)
         figures = ev.sketch(content_figures, ev.FIGURES_SKETCH_SIZE)
-        rest = np.setdiff1d(np.union1d(content, data_hashes), main, assume_unique=True)
+        rest = np.setdiff1d(ev.union(content, data_hashes), main, assume_unique=True)
         chrome = np.setdiff1d(page, content, assume_unique=True)
         if comments is not None:  # (the page's comments are not its template's)
             chrome = np.setdiff1d(chrome, comments, assume_unique=True)
-        marks = ev.mark_bits(np.union1d(main_figures, ev.numeral_hashes(extraction.text)),
+        marks = ev.mark_bits(ev.union(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return signed(ev.of_short(main, words, rest, chrome, figures, title, marks,
                                   links, comments, embeds, selections, fields))
