@@ -290,6 +290,19 @@ _EMPTY = np.empty(0, dtype=_U64)
 _EMPTY.setflags(write=False)
 
 
+def _among_chars(codes: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """``np.isin(codes, chars)`` for a few BMP ``chars``, by a table (``np.isin`` sorts)."""
+    return _char_table(chars.tobytes())[np.minimum(codes, 0xFFFF)]
+
+
+@lru_cache(maxsize=8)
+def _char_table(chars: bytes) -> np.ndarray:
+    table = np.zeros(0x10000, dtype=bool)  # (U+FFFF, a noncharacter, stands for the astral)
+    table[np.frombuffer(chars, dtype=_U32)] = True
+    table[0xFFFF] = False
+    return table
+
+
 @lru_cache(maxsize=1)
 def _digits() -> np.ndarray:
     chars = "".join(map(chr, range(0x10000)))
@@ -340,7 +353,7 @@ def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     # "325,000"): the pair is a figure too, so that "3.2.0" and "4.0.2" differ although each
     # one's digits are the other's (a version beside "--workers 4")
     joined = (starts[1:] - ends[:-1] == 1) & (figure[:-1] | figure[1:])
-    joined[joined] = np.isin(codes[ends[:-1][joined]], _JOINERS)
+    joined[joined] = _among_chars(codes[ends[:-1][joined]], _JOINERS)
     if not joined.any():
         return distinct(words[figure])
     pairs = gram_hashes(words[:-1][joined], words[1:][joined], _PAIR)
@@ -358,7 +371,7 @@ def numeral_hashes(text: str) -> np.ndarray:
 def _numeral_runs(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """The hashes of a text's CJK numbers (see :data:`_CJK_NUMERALS`), each hashed as one word:
     a run of two numerals or more, or one numeral and the unit after it."""
-    numeral = (ends - starts == 1) & np.isin(codes[starts], _CJK_NUMERALS)
+    numeral = (ends - starts == 1) & _among_chars(codes[starts], _CJK_NUMERALS)
     if not numeral.any():
         return _EMPTY
     # a numeral that follows another one directly continues its run
@@ -370,7 +383,7 @@ def _numeral_runs(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
     single = run_ends - run_starts == 1
     unit = np.zeros(len(run_starts), dtype=bool)
     has_next = single & (run_ends < len(codes))
-    unit[has_next] = np.isin(codes[run_ends[has_next]], _CJK_UNITS)
+    unit[has_next] = _among_chars(codes[run_ends[has_next]], _CJK_UNITS)
     unit &= codes[run_starts] != _ONE
     run_ends = run_ends + unit  # the unit goes with its numeral
     keep = ~single | unit

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from unittest import mock
 
+import numpy as np
 from corpora import iter_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,3 +81,21 @@ def test_titles_take_the_plain_way_and_keep_their_words(corpora_root):
     assert ev._directed("leeds to york") == ["leeds>york"]
     assert ev._directed("東京から大阪") == ["京>大"]
     assert ev._title_spellings("c++ 2.3.10 – café") == ["c++", "2", "3", "10", "café", "2.3.10"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=0x10FFFF), max_size=50))
+def test_char_table_lookups_equal_isin(codes):
+    codes = np.array(codes, dtype=np.uint32)
+    for chars in (ev._JOINERS, ev._CJK_NUMERALS, ev._CJK_UNITS):
+        assert ev._among_chars(codes, chars).tolist() == np.isin(codes, chars).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2**64 - 1), max_size=60),
+       st.lists(st.integers(min_value=0, max_value=2**64 - 1), max_size=10))
+def test_distinct_and_union_equal_numpys(values, more):
+    a, b = np.array(values, dtype=np.uint64), np.array(more, dtype=np.uint64)
+    assert ev.distinct(a).tolist() == np.unique(a).tolist()
+    assert ev.union(a, b).tolist() == np.union1d(a, b).tolist()
+    assert ev.union(a, b).dtype == np.union1d(a, b).dtype

@@ -209,7 +209,6 @@ def _extra_segment(path: str, base: str) -> str | None:
     return None
 
 
-_HEAD_END = re.compile(rb"</head|<body", re.IGNORECASE)
 _ATTRIBUTE = re.compile(rb"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 #: How far back from a declaring word its tag may start.
 _MAX_TAG_BYTES = 2048
@@ -221,9 +220,10 @@ def declared_canonical(body: bytes, url: str) -> str | None:
     :data:`HEAD_BYTES`), finding the two words first (as written: in lower case): no parse of
     the page, microseconds a page."""
     limit = body.find(b"</head", 0, HEAD_BYTES)  # (most pages: no case-blind search needed)
-    if limit < 0:
-        end = _HEAD_END.search(body, 0, HEAD_BYTES)
-        limit = end.start() if end is not None else min(len(body), HEAD_BYTES)
+    if limit < 0:  # (lowered and found: a case-blind expression takes 10x as long)
+        lowered = body[:HEAD_BYTES].lower()
+        ends = [at for at in (lowered.find(b"</head"), lowered.find(b"<body")) if at >= 0]
+        limit = min(ends) if ends else min(len(body), HEAD_BYTES)
     og_url = None
     for word in (b"canonical", b"og:url"):
         position = body.find(word, 0, limit)

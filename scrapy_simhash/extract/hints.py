@@ -9,6 +9,7 @@ hint is positive. Results are memoised per class/id string (a pure function, so 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 POSITIVE = 1
 NEUTRAL = 0
@@ -68,6 +69,7 @@ _COMMENTS_RE = re.compile(_COMMENTS + r"|disqus")
 _NOT_THE_PAGES_RE = re.compile(r"recent|latest|popular|widget|\bmost\b|\btop\b")
 
 
+@lru_cache(maxsize=8192)  # (a site's class names repeat on every page)
 def names_comments(class_and_id: str) -> bool:
     """Whether a class/id string names a page's own comments (not a site's recent ones)."""
     if not class_and_id:
@@ -79,12 +81,14 @@ def names_comments(class_and_id: str) -> bool:
 _NAVIGATION_RE = re.compile(_NAVIGATION)
 
 
+@lru_cache(maxsize=8192)  # (a site's class names repeat on every page)
 def names_navigation(class_and_id: str) -> bool:
     """Whether a class/id string names a menu or a navigation bar (a site's menu, or a
     restaurant's: which one, its links tell)."""
     return bool(class_and_id) and _NAVIGATION_RE.search(class_and_id.lower()) is not None
 
 
+@lru_cache(maxsize=8192)  # (a site's class names repeat on every page)
 def names_photo_box(class_and_id: str) -> bool:
     """Whether a class/id string names a photo, its caption or a gallery of them."""
     return bool(class_and_id) and _PHOTO_BOX_RE.search(class_and_id.lower()) is not None

@@ -140,6 +140,12 @@ def test_the_canonical_link_or_og_url_is_read_from_the_head_only():
     assert declared_canonical(in_body.encode(), page) is None  # (a page's own markup, not its head)
     assert declared_canonical(b'<link rel="canonical" href="javascript:x">', page) is None
     assert declared_canonical(b"<p>no head at all</p>", page) is None
+    # a head closed in capitals, or only by the body's opening: read up to there
+    for end in (b"</HEAD>", b"<Body class='x'>", b"<BODY><HEAD></HEAD>"):
+        declared = b'<HEAD><LINK REL=canonical HREF="/up">' + end
+        assert declared_canonical(declared + b'<link rel="canonical" href="/b">', page) == (
+            f"{SITE}/up")
+        assert declared_canonical(end + b'<link rel="canonical" href="/b">', page) is None
 
 
 def _decided(rules: UrlRules, url: str, duplicate_of: str | None, canonical: str | None
