@@ -96,7 +96,7 @@ def word_spans(const uint32_t[:] codes, const uint8_t[:] classes, uint64_t base,
                int64_t[:] starts, int64_t[:] ends, uint64_t[:] hashes):
     """The words of a case-folded text's code points as ``evidence._word_bounds`` reads a text
     without combining marks, hashed as ``simhash.segment_hashes`` hashes their UTF-32-LE bytes:
-    written to ``starts``, ``ends`` and ``hashes`` (each one entry longer than ``codes``); the
+    written to ``starts``, ``ends`` and ``hashes`` (each as long as ``codes``); the
     number of words, or -1 when a code point is a combining mark (the caller's numpy pass reads
     those). ``classes``: ``evidence._char_classes()``."""
     cdef Py_ssize_t length = codes.shape[0]

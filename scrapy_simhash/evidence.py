@@ -207,7 +207,7 @@ def distinct(values: np.ndarray) -> np.ndarray:
 
 
 def union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``union(a, b)``, by :func:`distinct`."""
+    """``np.union1d(a, b)``, by :func:`distinct`."""
     return distinct(np.concatenate((a, b), axis=None))
 
 
@@ -237,10 +237,24 @@ def word_hashes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The 64-bit hashes of the words in ``codes`` (the UTF-32 code points of a case-folded
     text: runs of word characters, each CJK ideograph or kana a word of its own), and the
     position where each word starts."""
+    starts, _, hashes = _word_spans(codes)
+    return hashes, starts
+
+
+def _word_spans(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each word of ``codes`` starts and ends, and its hash (see :func:`word_hashes`):
+    in one compiled pass, or by numpy for a text with combining marks or without the build."""
+    spans = _compiled_word_spans()
+    if spans is not None:
+        starts, ends = np.empty(len(codes), dtype=np.int64), np.empty(len(codes), dtype=np.int64)
+        hashes = np.empty(len(codes), dtype=_U64)
+        count = spans(codes, _char_classes(), POLY_BASE, starts, ends, hashes)
+        if count >= 0:  # (-1: a combining mark)
+            return starts[:count], ends[:count], hashes[:count]
     starts, ends = _word_bounds(codes)
     if not len(starts):
-        return np.empty(0, dtype=_U64), starts
-    return segment_hashes(codes.view(np.uint8), starts * 4, ends * 4), starts
+        return starts, ends, np.empty(0, dtype=_U64)
+    return starts, ends, segment_hashes(codes.view(np.uint8), starts * 4, ends * 4)
 
 
 def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -313,17 +327,7 @@ def _folded_words(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     """The UTF-32 code points of ``text`` case folded, where its words start and end, and the
     words' 64-bit hashes (see :func:`word_hashes`)."""
     codes = np.frombuffer(text.casefold().encode("utf-32-le", "surrogatepass"), dtype=_U32)
-    spans = _compiled_word_spans()
-    if spans is not None:  # (one pass in C; -1: a combining mark, which the numpy pass reads)
-        starts, ends = np.empty(len(codes), dtype=np.int64), np.empty(len(codes), dtype=np.int64)
-        hashes = np.empty(len(codes), dtype=_U64)
-        count = spans(codes, _char_classes(), POLY_BASE, starts, ends, hashes)
-        if count >= 0:
-            return codes, starts[:count], ends[:count], hashes[:count]
-    starts, ends = _word_bounds(codes)
-    if not len(starts):
-        return codes, starts, ends, np.empty(0, dtype=_U64)
-    return codes, starts, ends, segment_hashes(codes.view(np.uint8), starts * 4, ends * 4)
+    return (codes, *_word_spans(codes))
 
 
 @lru_cache(maxsize=1)
