@@ -1309,8 +1309,10 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     """Whether the titles of two pages make them two: each title has a word the other's lacks,
     on one site (on two sites, or sites not known, each title names its site); for two short
     pages, in one template (not two chromes with nothing in common); for two long ones, laid out
-    alike, each a word that its own text names (not the site's name, "Print" or a counter). Or
-    one title holds the other's and a word more, its text growing with it (:func:`_title_grows`)."""
+    alike, each a word that its own text names (not the site's name, "Print" or a counter), or,
+    laid out in one layout, any word when each text has 3-grams the other's lacks
+    (:func:`_swapped`). Or one title holds
+    the other's and a word more, its text growing with it (:func:`_title_grows`)."""
     if same_site is not True:
         return False
     a_more, b_more = _lacks(a.title, b.title, TITLE_SKETCH_SIZE)
@@ -1322,8 +1324,19 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     if a.weak or b.weak:
         return True
     if not a.short and not b.short:
-        return laid_out_alike(a, b) and _names_another(a, b) and _names_another(b, a)
+        return (_one_template(a, b) and _swapped(a, b)) or (
+            laid_out_alike(a, b) and _names_another(a, b) and _names_another(b, a))
     return a.short and b.short and not _two_chromes(a, b) and not _foreign(a, b, same_site)
+
+
+def _swapped(a: Evidence, b: Evidence) -> bool:
+    """Whether each main text has 3-grams the other's lacks in their samples, however few: a
+    line swapped for another ("2 large eggs" for "6 tbsp aquafaba"), as a variant's is. A title's
+    decoration comes with the same text, or one that only grows (a print version's source
+    line); an edit on both sides under another title (a typo fixed, an A/B test) is two pages,
+    the safer error. Asked of pages in one template or layout only: an item's text opens with
+    its title, where a decoration swaps the first line too."""
+    return _each_lacks(a.sketch, b.sketch, SKETCH_SIZE)
 
 
 def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool:
@@ -1331,13 +1344,17 @@ def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool
     text grows with it, as a variant's does ("Banana Walnut Bread" beside "Banana Bread",
     "Terms (Northern Ireland)" beside "Terms (Ireland)"), where a decoration ("Print", a
     counter, the site's name) comes with the same text. For two long pages, laid out alike,
-    the word is one its text names."""
-    if more.weak or less.weak or not _grows(more, less):
+    the word is one its text names. Or each text has 3-grams of its own (:func:`_swapped`): one
+    line swapped for another under "Egg-free chocolate cake", which a decoration's copy does not
+    do to the text it decorates."""
+    if more.weak or less.weak:
         return False
+    swapped = _swapped(more, less)
     if not more.short and not less.short:
-        return laid_out_alike(more, less) and _names_another(more, less)
-    return (more.short and less.short and not _two_chromes(more, less)
-            and not _foreign(more, less, same_site))
+        return (_one_template(more, less) and swapped) or (
+            laid_out_alike(more, less) and _grows(more, less) and _names_another(more, less))
+    return (more.short and less.short and (swapped or _grows(more, less))
+            and not _two_chromes(more, less) and not _foreign(more, less, same_site))
 
 
 def _grows(more: Evidence, less: Evidence) -> bool:

@@ -257,9 +257,37 @@ def test_a_title_with_a_word_more_is_another_page_when_its_text_grows_with_it():
                            long_page(northern, "Terms (Northern Ireland)"), same_site=True)
     assert ev.confirms(long_page(northern, "Terms (Northern Ireland) | Lumen"),
                        long_page(northern, "Terms (Northern Ireland)"), same_site=True)
-    # a word more that the text does not name is a decoration, however the text grows
+    # a word more that the text does not name is a decoration when the text is the same, or
+    # only grows ...
+    assert ev.confirms(long_page(northern, "Terms (Northern Ireland)"),
+                       long_page(northern, "Terms (Northern Ireland) - AMP"), same_site=True)
+    grown = ireland + " Disputes go before the courts of Ireland, sitting in Dublin."
     assert ev.confirms(long_page(ireland, "Terms (Ireland)"),
-                       long_page(northern, "Terms (Ireland) - AMP"), same_site=True)
+                       long_page(grown, "Terms (Ireland) - AMP"), same_site=True)
+    # ... but where each text has 3-grams the other lacks, the word more is another page's
+    assert not ev.confirms(long_page(ireland, "Terms (Ireland)"),
+                           long_page(northern, "Terms (Ireland) - AMP"), same_site=True)
+
+
+def test_a_title_with_a_word_more_over_a_line_swapped_is_another_page():
+    # a variant's text need not grow: one ingredient swapped for another, a word its text
+    # does not even name ("vegan") in its title
+    plain = RECIPE.format(extra="", step="")
+    vegan = plain.replace("75 g melted butter", "75 g melted coconut oil").replace(
+        "1 egg", "1 flax egg")
+    assert ev.confirms(short(plain, ""), short(vegan, ""), same_site=True)  # the texts alone
+    assert not ev.confirms(titled(plain, "Banana Bread | Sunday Oven"),
+                           titled(vegan, "Vegan Banana Bread | Sunday Oven"), same_site=True)
+    # the same text under a decorated title is the same page
+    assert ev.confirms(titled(plain, "Banana Bread | Sunday Oven"),
+                       titled(plain, "Print: Banana Bread | Sunday Oven"), same_site=True)
+    # long pages laid out alike: the same
+    role = ROLE.format(city="Leeds")
+    swapped = role.replace("vans every morning", "lorries every night")
+    assert ev.confirms(long_page(role, "Platform Engineer"),
+                       long_page(swapped, "Platform Engineer"), same_site=True)
+    assert not ev.confirms(long_page(role, "Platform Engineer"),
+                           long_page(swapped, "Platform Engineer (Logistics)"), same_site=True)
 
 
 ROLE = ("We are hiring a senior platform engineer for our office in {city}. You will own the "
