@@ -59,6 +59,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "api_methods": docs_pages.api_methods,
     "release_notes": docs_pages.release_notes,
     "recipe_variants": subset_titles.recipe_variants,
+    "recipe_swaps": subset_titles.recipe_swaps,
     "regional_terms": subset_titles.regional_terms,
     "agency_listings": inline_figures.agency_listings,
     "versioned_install": inline_figures.versioned_install,
@@ -117,10 +118,14 @@ GENERATED: dict[str, Callable[[], Family]] = {
 }
 
 #: Pairs of distinct pages (by their place in the family) that the rules still take for one:
-#: "Terms of Service (England and Wales)", whose text names "England" as "(Wales)"'s does and
-#: is the shorter of the two. The benchmark counts the one crawled second as lost; the tests
-#: allow it and nothing else.
-STILL_ALIKE: dict[str, list[tuple[int, int]]] = {"regional_terms": [(2, 3)]}
+#: a chocolate cake beside a variant that swaps a single ingredient's line for another, its
+#: title's word more never in its text ("Egg-Free", "Mocha"): the 64 3-grams each text's sample
+#: keeps miss a swap of one line more often than not (a variant that swaps two lines, or whose
+#: swap the samples catch, is kept). The benchmark counts the one crawled second as lost; the
+#: tests allow such a pair and nothing else.
+STILL_ALIKE: dict[str, list[tuple[int, int]]] = {
+    "recipe_swaps": [(0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (0, 9)],
+}
 
 
 def generated_families() -> dict[str, Family]:

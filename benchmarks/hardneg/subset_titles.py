@@ -1,7 +1,8 @@
 """Pages of one template whose titles hold one another's: a recipe and its variants ("Banana
 Bread", "Banana Walnut Bread") and terms of service per region ("Ireland", "Northern Ireland").
 Neither title of such a pair has a word the other lacks; one has a word the other lacks, and
-its own text says it (the walnuts, the region's law)."""
+its own text says it (the walnuts, the region's law), or its text swaps a line or two for
+others without naming it ("Vegan Chocolate Cake": oat milk and oil for the milk and butter)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,72 @@ def recipe_variants() -> list[Page]:
         pages.append((f"https://{KITCHEN.domain}/recipes/{slug(title)}",
                       render(KITCHEN, title=title, main=main, sidebar=menu,
                              breadcrumbs=[("Breads", "/breads")])))
+    return pages
+
+
+CAKE_INGREDIENTS = (
+    "225 g plain flour", "350 g caster sugar", "85 g cocoa powder", "1.5 tsp baking powder",
+    "1.5 tsp bicarbonate of soda", "2 large eggs", "250 ml whole milk", "125 ml vegetable oil",
+    "2 tsp vanilla extract", "250 ml boiling water",
+)
+CAKE_STEPS = (
+    "Heat the oven to 180 C and line two 20 cm sandwich tins with baking parchment.",
+    "Sift the flour, cocoa, baking powder and soda into a large bowl and stir in the sugar.",
+    "Whisk the wet ingredients but the water together, then beat them into the dry ones.",
+    "Stir in the boiling water a little at a time until the batter is smooth and runny.",
+    "Divide it between the tins and bake for 25 to 30 minutes, until the tops spring back.",
+    "Cool in the tins for ten minutes, then turn out onto a rack and leave to cool completely.",
+)
+CAKE_NOTES = (
+    "This is the cake we bake for every birthday in the test kitchen: a deep, moist sponge "
+    "that keeps for days, made in one bowl with no creaming and no electric mixer. The batter "
+    "is thin, almost like a pancake batter, and that is what makes the crumb so tender, so do "
+    "not be tempted to add more flour.",
+    "Fill and cover it with your favourite frosting, or simply dust the top with icing sugar "
+    "and serve it with a spoonful of thick yoghurt and a few berries. It freezes well without "
+    "its frosting: wrap each layer tightly and thaw it overnight at room temperature.",
+    "If your oven runs hot, lower it by ten degrees and check the cakes a few minutes early. "
+    "A skewer pushed into the middle should come out with a few moist crumbs but no wet "
+    "batter. Leave the layers to cool completely before you fill them, or the frosting will "
+    "melt and slide off the sides.",
+)
+#: (title, {base ingredient: its replacement}): the base cake and variants that swap an
+#: ingredient or two for others, their titles holding "Chocolate Cake" and a word the text
+#: never says ("vegan", "egg-free", "rich")
+SWAPS = (
+    ("Chocolate Cake", {}),
+    ("Vegan Chocolate Cake", {"2 large eggs": "2 flax eggs soaked in cold water",
+                              "250 ml whole milk": "250 ml oat drink with lemon juice"}),
+    ("Egg-Free Chocolate Cake", {"2 large eggs": "2 portions of whisked chickpea water"}),
+    ("Gluten-Free Chocolate Cake", {"225 g plain flour": "225 g buckwheat and rice flour"}),
+    ("Dairy-Free Chocolate Cake", {"250 ml whole milk": "250 ml unsweetened almond drink"}),
+    ("Mocha Chocolate Cake", {"250 ml boiling water": "250 ml hot strong espresso coffee"}),
+    ("Rich Chocolate Cake", {"85 g cocoa powder": "85 g dark chocolate melted with cream"}),
+    ("Light Chocolate Cake", {"350 g caster sugar": "350 g soft light muscovado sugar"}),
+    ("Spiced Chocolate Cake", {"2 tsp vanilla extract": "2 tsp ground ginger, cloves and mace"}),
+    ("Orange Chocolate Cake", {"2 tsp vanilla extract": "2 tsp finely grated navel zest"}),
+)
+
+
+def recipe_swaps() -> list[Page]:
+    """A chocolate cake and nine variants, short pages of one template whose titles hold
+    "Chocolate Cake": each variant swaps one or two ingredients for others, and its text never
+    says the word its title adds (the safer error for a copy decorated with "Print" is to be
+    dropped; a variant must not be)."""
+    pages = []
+    menu = links([(title, f"/cakes/{slug(title)}") for title, _ in SWAPS], "cakes")
+    for title, swap in SWAPS:
+        ingredients = "".join(f"<li>{esc(swap.get(item, item))}</li>"
+                              for item in CAKE_INGREDIENTS)
+        method = "".join(f"<li>{esc(text)}</li>" for text in CAKE_STEPS)
+        notes = "".join(f"<p>{esc(text)}</p>" for text in CAKE_NOTES)
+        main = (f'<article class="recipe"><h1>{esc(title)}</h1><p>Serves 12. Prep 20 minutes, '
+                f"cook 30 minutes.</p><p>{esc(CAKE_NOTES[0])}</p><h2>Ingredients</h2>"
+                f"<ul>{ingredients}</ul><h2>Method</h2><ol>{method}</ol>"
+                f"<h2>Tips</h2>{notes[notes.index('</p>') + 4:]}</article>")
+        pages.append((f"https://{KITCHEN.domain}/cakes/{slug(title)}",
+                      render(KITCHEN, title=title, main=main, sidebar=menu,
+                             breadcrumbs=[("Cakes", "/cakes")])))
     return pages
 
 

@@ -42,7 +42,7 @@ def test_every_promised_family_is_generated():
         "reference", "job_locations", "job_ads_long", "product_finishes_long",
         "vacancies_one_title", "category_pages", "daily_rates", "notices_ja",
         "notices_ko", "entity_books", "entity_films", "entity_restaurants",
-        "entity_universities", "api_methods", "release_notes", "recipe_variants",
+        "entity_universities", "api_methods", "release_notes", "recipe_variants", "recipe_swaps",
         "regional_terms", "agency_listings", "versioned_install", "job_ads_zh",
         "forecasts_zh", "spec_variants", "docs_releases", "garments_hi", "dolls_th",
         "board_states", "tag_growth", "photo_galleries", "photo_galleries_zh",
