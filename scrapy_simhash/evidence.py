@@ -1310,9 +1310,9 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
     on one site (on two sites, or sites not known, each title names its site); for two short
     pages, in one template (not two chromes with nothing in common); for two long ones, laid out
     alike, each a word that its own text names (not the site's name, "Print" or a counter), or,
-    laid out in one layout, any word when each text has 3-grams the other's lacks
-    (:func:`_swapped`). Or one title holds
-    the other's and a word more, its text growing with it (:func:`_title_grows`)."""
+    in one layout, any word when each text has 3-grams the other's lacks (:func:`_swapped`). Or
+    one title holds the other's and a word more, its text growing with it (:func:`_title_grows`).
+    """
     if same_site is not True:
         return False
     a_more, b_more = _lacks(a.title, b.title, TITLE_SKETCH_SIZE)
@@ -1344,9 +1344,9 @@ def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool
     text grows with it, as a variant's does ("Banana Walnut Bread" beside "Banana Bread",
     "Terms (Northern Ireland)" beside "Terms (Ireland)"), where a decoration ("Print", a
     counter, the site's name) comes with the same text. For two long pages, laid out alike,
-    the word is one its text names. Or each text has 3-grams of its own (:func:`_swapped`): one
-    line swapped for another under "Egg-free chocolate cake", which a decoration's copy does not
-    do to the text it decorates."""
+    the word is one its text names. Or (long pages in one layout) each text has 3-grams of its
+    own (:func:`_swapped`): one line swapped for another under "Egg-free chocolate cake", which a
+    decoration's copy does not do to the text it decorates."""
     if more.weak or less.weak:
         return False
     swapped = _swapped(more, less)
