@@ -1671,7 +1671,9 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     one of them is a weak page (an interstitial, an error page, a form) and they lie in
     unrelated parts of one site (``"unrelated"``, :func:`unrelated_paths`): a maintenance
     notice served once in place of a day's events is not the site's status page, and dropped
-    before its callback it would take the day's page with it."""
+    before its callback it would take the day's page with it; or both are pages of little
+    text (weak or short) that lead to two pages (``"destinations"``,
+    :func:`other_destinations`: a gate in front of each)."""
     if other_versions(url_a, url_b):
         return "versions"
     if other_dates(url_a, url_b):
@@ -1685,7 +1687,32 @@ def urls_part(url_a: str | None, url_b: str | None, a: Evidence | None = None,
     weak = (a is not None and a.weak) or (b is not None and b.weak)
     if pages and weak and unrelated_paths(url_a, url_b):
         return "unrelated"
+    little = all(e is not None and (e.weak or e.short) for e in (a, b))
+    if pages and little and other_destinations(url_a, url_b):
+        return "destinations"
     return None
+
+
+def other_destinations(url_a: str | None, url_b: str | None) -> bool:
+    """Whether two URLs of one site give one query parameter two values that are paths or
+    URLs (``?next=/wine/101/``, ``?continue=https://d.example/news/7``): a consent wall or an
+    age check in front of each of two pages. Asked of pages of little text only
+    (:func:`urls_part`): dropped, such a gate would take the page behind it with it. A login
+    form's copies under two ``?next=`` values are kept too, the safer error."""
+    if same_site(url_a, url_b) is not True:
+        return False
+    split_a, split_b = _url_parts(url_a), _url_parts(url_b)
+    if split_a is None or split_b is None:
+        return False
+    ends_a, ends_b = _destinations(split_a[1]), _destinations(split_b[1])
+    return any(key in ends_b and ends_b[key] != end for key, end in ends_a.items())
+
+
+def _destinations(query: list[tuple[str, str]]) -> dict[str, str]:
+    """The query's values that are paths or URLs (a gate's "continue" target), by key, each
+    without its last slash."""
+    return {key: value.rstrip("/") for key, value in query
+            if value.startswith(("/", "http://", "https://")) and len(value) > 1}
 
 
 def unrelated_paths(url_a: str | None, url_b: str | None) -> bool:

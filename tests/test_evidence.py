@@ -727,6 +727,27 @@ def test_weak_pages_in_unrelated_parts_of_a_site_are_two_pages():
                         article, article) == "versions"
 
 
+def test_weak_pages_that_lead_to_two_pages_are_two_gates():
+    gate = evidence("You must be of legal drinking age to enter this part of the shop. " * 2,
+                    weak=True)
+    article = evidence(PYTHON_A)
+    wine, other = ("https://w.example/age-check/?next=/wine/101/",
+                   "https://w.example/age-check/?next=/wine/103/")
+    # an age check or a consent wall in front of each of two pages: dropped, one would take
+    # its page with it
+    assert ev.urls_part(wine, other, gate, gate) == "destinations"
+    assert ev.other_destinations("https://w.example/consent?continue=https://w.example/n/1",
+                                 "https://w.example/consent?continue=https://w.example/n/2")
+    # one destination (a last slash aside), values that are no paths, a campaign's, two sites,
+    # or pages of some text: the texts decide
+    assert not ev.other_destinations(wine, wine.rstrip("/"))
+    assert not ev.other_destinations("https://w.example/a?next=2", "https://w.example/a?next=3")
+    assert not ev.other_destinations("https://w.example/a?ref=/x", "https://w.example/a?ref=/y")
+    assert not ev.other_destinations(wine, other.replace("w.example", "v.example"))
+    assert ev.urls_part(wine, other, article, article) is None
+    assert ev.urls_part(wine, other, gate, gate, pages=False) is None
+
+
 def test_numbers_in_cjk_numerals_are_figures():
     def count(text: str) -> int:
         return len(ev.numeral_hashes(text))

@@ -65,6 +65,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                   "locales: /en-gb/ and /en-au/, ?lang=; two releases: /5.0/ and /latest/) "
                   "and the texts differ with them (another seller or law, a release's "
                   "paragraph)")
+        elif urls == "destinations":
+            print("evidence     not compared: two pages of little text whose URLs lead to two "
+                  "pages (?next=, ?continue=: a consent wall or an age check in front of "
+                  "each)")
         elif urls:
             print("evidence     not compared: a page of next to no text of its own (an "
                   "interstitial, an error page, a form) in another part of the site (the "

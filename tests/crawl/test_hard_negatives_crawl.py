@@ -282,3 +282,63 @@ def test_ban_pages_an_earlier_crawl_stored_do_not_hide_the_pages_behind_them(tmp
     # one out, and what was dropped against it comes back
     assert result.stats.get("simhash/pages/kept/earlier_weak", 0) >= 1, result.stats
     assert result.stats.get("simhash/pages/withdrawn", 0) >= 1, result.stats
+
+
+# Follows every link; one item per product page.
+FOLLOW_SCRIPT = SPIDER_SCRIPT.replace(
+    """        if response.url == url + "/":
+            yield from response.follow_all(css="ul.pages a")
+            return
+""",
+    """        if not response.url.startswith(url + "/wine/"):
+            yield from response.follow_all(css="a")
+            return
+""",
+)
+
+GRAPES = ("Tempranillo", "Nebbiolo", "Grenache", "Riesling")
+
+
+def _gated_shop() -> dict[str, tuple[bytes, str]]:
+    """A wine shop whose products sit behind an age check each (``?next=`` the product): the
+    checks are one page of a few words but for where they lead."""
+    pages: dict[str, tuple[bytes, str]] = {}
+    gates = []
+    for number, grape in enumerate(GRAPES, start=101):
+        gate = f"/age-check/?next=/wine/{number}/"
+        gates.append(gate)
+        pages[gate] = (
+            (f"<!DOCTYPE html><html><head><title>Age check | Cellar Door</title></head><body>"
+             f"<h1>Are you over 18?</h1><p>You must be of legal drinking age in your country "
+             f"to enter this part of the shop. By continuing you confirm that you are, and "
+             f"that you accept our terms of sale and our responsible drinking policy. We "
+             f"never sell alcohol to anyone under 18 and may ask for proof of age.</p>"
+             f'<a href="/wine/{number}/">Yes, I am over 18</a> <a href="/">No</a>'
+             f"</body></html>").encode(), "text/html; charset=utf-8")
+        text = (f"Our {grape} comes from a single vineyard and spends {number - 90} months in "
+                f"oak. {grape} grapes give this wine its character: ") * 3
+        pages[f"/wine/{number}/"] = (
+            (f"<!DOCTYPE html><html><head><title>{grape} {number} | Cellar Door</title></head>"
+             f"<body><main><h1>{grape} reserve</h1><p>{text}</p><p>Bottle {number}, "
+             f"{number % 7 + 12} euros.</p></main></body></html>").encode(),
+            "text/html; charset=utf-8")
+    anchors = "".join(f'<li><a href="{gate}">wine</a></li>' for gate in gates)
+    pages["/"] = (f"<!DOCTYPE html><html><body><ul class='pages'>{anchors}</ul></body></html>"
+                  .encode(), "text/html; charset=utf-8")
+    return pages
+
+
+def test_the_pages_behind_age_checks_are_all_reached(tmp_path):
+    """Four age checks, one text, each in front of its product (``?next=``): too few for the
+    template rule to bring back what was dropped, so no check may be dropped."""
+    site = PagesSite(_gated_shop())
+    site.start()
+    try:
+        result = run_crawl(site, tmp_path, script=FOLLOW_SCRIPT, timeout=CRAWL_TIMEOUT)
+    finally:
+        site.stop()
+    assert result.returncode == 0 and "Spider closed (finished)" in result.log, \
+        result.log[-3000:]
+    reached = result.item_paths(site.url)
+    assert reached == {f"/wine/{number}/" for number in range(101, 105)}, result.log[-3000:]
+    assert not result.stats.get("simhash/pages/dropped"), result.stats
