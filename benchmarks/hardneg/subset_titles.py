@@ -118,21 +118,21 @@ SWAPS = (
 
 
 def recipe_swaps() -> list[Page]:
-    """A chocolate cake and nine variants, short pages of one template whose titles hold
-    "Chocolate Cake": each variant swaps one or two ingredients for others, and its text never
-    says the word its title adds (the safer error for a copy decorated with "Print" is to be
-    dropped; a variant must not be)."""
+    """A chocolate cake and nine variants, long pages (300 words and more) of one template whose
+    titles hold "Chocolate Cake": each variant swaps one or two ingredients for others, and its
+    text never says the word its title adds (the safer error for a copy decorated with "Print"
+    is to be dropped; a variant must not be)."""
     pages = []
     menu = links([(title, f"/cakes/{slug(title)}") for title, _ in SWAPS], "cakes")
+    method = "".join(f"<li>{esc(text)}</li>" for text in CAKE_STEPS)
+    tips = "".join(f"<p>{esc(text)}</p>" for text in CAKE_NOTES[1:])  # (the first opens the page)
     for title, swap in SWAPS:
         ingredients = "".join(f"<li>{esc(swap.get(item, item))}</li>"
                               for item in CAKE_INGREDIENTS)
-        method = "".join(f"<li>{esc(text)}</li>" for text in CAKE_STEPS)
-        notes = "".join(f"<p>{esc(text)}</p>" for text in CAKE_NOTES)
         main = (f'<article class="recipe"><h1>{esc(title)}</h1><p>Serves 12. Prep 20 minutes, '
                 f"cook 30 minutes.</p><p>{esc(CAKE_NOTES[0])}</p><h2>Ingredients</h2>"
                 f"<ul>{ingredients}</ul><h2>Method</h2><ol>{method}</ol>"
-                f"<h2>Tips</h2>{notes[notes.index('</p>') + 4:]}</article>")
+                f"<h2>Tips</h2>{tips}</article>")
         pages.append((f"https://{KITCHEN.domain}/cakes/{slug(title)}",
                       render(KITCHEN, title=title, main=main, sidebar=menu,
                              breadcrumbs=[("Cakes", "/cakes")])))
