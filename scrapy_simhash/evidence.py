@@ -288,8 +288,12 @@ def _word_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends
 
 
-#: What joins the parts of a version, a date, a time or a large number.
-_JOINERS = np.array([ord(c) for c in ".,:/-_"], dtype=_U32)
+#: What joins the parts of a version, a date, a time, a large number or a score ("2–1": an
+#: en dash, a figure dash or a minus sign, as typeset text writes them).
+_JOINERS = np.array([ord(c) for c in ".,:/-_\u2013\u2012\u2212"], dtype=_U32)
+#: What joins two figures between spaces: a score or a range written "2 - 1", "2 – 1", "2 : 1".
+_SPACED_JOINERS = np.array([ord(c) for c in "-:\u2013\u2012\u2212"], dtype=_U32)
+_SPACE = ord(" ")
 _PAIR = _U64(0x2F)  # the third "word" of a joined pair's hash (a constant)
 
 
@@ -356,8 +360,17 @@ def _figure_words(codes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     # two words joined by one of _JOINERS, a figure among them ("3.2.0", "2025-03-12", "10:30",
     # "325,000"): the pair is a figure too, so that "3.2.0" and "4.0.2" differ although each
     # one's digits are the other's (a version beside "--workers 4")
-    joined = (starts[1:] - ends[:-1] == 1) & (figure[:-1] | figure[1:])
+    gaps = starts[1:] - ends[:-1]
+    joined = (gaps == 1) & (figure[:-1] | figure[1:])
     joined[joined] = _among_chars(codes[ends[:-1][joined]], _JOINERS)
+    # two figures with a dash or a colon between spaces ("2 - 1", "2 – 1"): a score's order
+    # tells 2-1 from 1-2, which the figures alone do not
+    spaced = (gaps == 3) & figure[:-1] & figure[1:]
+    if spaced.any():
+        at = ends[:-1][spaced]
+        spaced[spaced] = ((codes[at] == _SPACE) & (codes[at + 2] == _SPACE)
+                          & _among_chars(codes[at + 1], _SPACED_JOINERS))
+        joined |= spaced
     if not joined.any():
         return distinct(words[figure])
     pairs = gram_hashes(words[:-1][joined], words[1:][joined], _PAIR)
@@ -471,11 +484,27 @@ def _directed(plain: str) -> list[str]:
     return [">".join(filter(None, each.groups())) for each in found]
 
 
+#: A score or a result as a title writes it: "2–1", "2 - 1", "3:0". The two figures in their
+#: order are one title word more ("2-1"): the same teams' other result has the same words.
+#: (Figures joined on to others, "2025-03-12" or "1.2-3", are compounds already.)
+_SCORE = re.compile(r"(?<![\w.,/:\u2012\u2013\u2212-])(\d+) ?[-:\u2012\u2013\u2212] ?(\d+)"
+                    r"(?![\w.,/:\u2012\u2013\u2212-])")
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def _scores(plain: str) -> list[str]:
+    """The scores of a (folded) title (:data:`_SCORE`), as title words."""
+    if not _HAS_DIGIT.search(plain):
+        return []
+    return [f"{first}-{second}" for first, second in _SCORE.findall(plain)]
+
+
 def _title_words(title: str) -> list[tuple[int, str]]:
     """The words of :func:`title_hashes` with their CRC-32s, in the sketch's order."""
     plain = _plain_title(title[:TITLE_MAX_CHARS * 4])
     words = set(_title_spellings(plain))
     words.update(_directed(plain))
+    words.update(_scores(plain))
     return sorted((zlib.crc32(word.encode("utf-8", "surrogatepass")), word)
                   for word in words)[:TITLE_SKETCH_SIZE]
 

@@ -1219,6 +1219,31 @@ def test_a_vietnamese_title_keeps_its_tones():
     assert ev.title_hashes("Phú Mỹ").tolist() == ev.title_hashes("PHÚ MỸ").tolist()
 
 
+def test_a_result_and_its_reverse_have_other_titles():
+    def scores(title: str) -> set[str]:
+        return set(ev._scores(ev._plain_title(title)))
+
+    for written in ("Leeds 2–1 York", "Leeds 2-1 York", "Leeds 2 - 1 York", "Leeds 2 – 1 York",
+                    "Leeds 2:1 York"):
+        assert scores(written) == {"2-1"}, written
+    # figures joined on to others are compounds, not scores
+    assert not scores("Published 2025-03-12") and not scores("Release 1.2-3")
+    assert ev._each_lacks(ev.title_hashes("Man City 2–1 Man Utd"),
+                          ev.title_hashes("Man City 1–2 Man Utd"), ev.TITLE_SKETCH_SIZE)
+    assert not ev._each_lacks(ev.title_hashes("Man City 2–1 Man Utd"),
+                              ev.title_hashes("Man City 2–1 Man Utd | Print"),
+                              ev.TITLE_SKETCH_SIZE)
+
+
+def test_figures_joined_by_a_dash_keep_their_order():
+    for one, two in (("2–1", "1–2"), ("2 - 1", "1 - 2"), ("2 – 1", "1 – 2")):
+        assert ev._each_lacks(ev.figure_hashes(f"full time {one} at home"),
+                              ev.figure_hashes(f"full time {two} at home"),
+                              ev.FIGURES_SKETCH_SIZE), (one, two)
+    # a dash between spaces joins figures only: "2 - Leeds" is two words
+    assert len(ev.figure_hashes("round 2 - leeds")) == 1
+
+
 def test_a_route_one_way_and_the_way_back_have_other_titles():
     def directed(title: str) -> set[str]:
         return {word for _, word in ev._title_words(title) if ">" in word}

@@ -115,6 +115,7 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "districts_vi": title_marks.districts_vi,
     "short_data_shells": shells.short_data_shells,
     "routes_reversed": title_marks.routes_reversed,
+    "results_reversed": title_marks.results_reversed,
 }
 
 #: Pairs of distinct pages (by their place in the family) that the rules still take for one:

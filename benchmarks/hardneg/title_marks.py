@@ -1,6 +1,7 @@
 """Pages whose titles differ by a mark their words carry: a "+", "++" or "#" after a name
 ("Galaxy S24" and "S24+", "C", "C++" and "C#"), a Vietnamese tone ("Phú Mỹ" and "Phù Mỹ", two
-districts), or by their order alone ("London to Paris", "Paris to London"). The texts name
+districts), or by their order alone ("London to Paris", "Paris to London", a result "2–1"
+beside "1–2"). The texts name
 them as the titles do, and the text's words drop the "+" and "#"."""
 
 from __future__ import annotations
@@ -165,4 +166,36 @@ def routes_reversed() -> list[Page]:
             pages.append((f"https://{RAIL_SITE.domain}/timetables/{len(pages) + 1}",
                           render(RAIL_SITE, title=f"{start} to {end} trains", main=main,
                                  breadcrumbs=[("Timetables", "/timetables/")])))
+    return pages
+
+
+SCORES_SITE = Site(
+    name="DerbyDays",
+    domain="www.derbydays.example.com",
+    tagline="Every meeting of the city's two clubs",
+    nav=("Results", "Fixtures", "Tables", "Players", "History", "Shop"),
+    related_heading="Other meetings",
+)
+#: a derby's results, each beside its reverse (no date shown: the archive numbers the meetings)
+RESULTS = ((2, 1), (1, 2), (3, 1), (1, 3), (2, 0), (0, 2), (1, 0), (0, 1), (4, 2), (2, 4))
+
+
+def results_reversed() -> list[Page]:
+    """A derby's results archive, a page a meeting: the same two clubs, the same note and a stats
+    table that shows no goals, the result beside its reverse ("2–1" and
+    "1–2"): the same figures, in the other order."""
+    home, away = "Rovers", "United"
+    pages = []
+    for number, (scored, conceded) in enumerate(RESULTS, start=1):
+        main = (f"<h1>{home} {scored}–{conceded} {away}</h1>"
+                '<p class="status">Full time · City Cup</p>'
+                '<table class="stats"><tr><th>Rovers</th><th></th><th>United</th></tr>'
+                "<tr><td>52%</td><td>Possession</td><td>48%</td></tr>"
+                "<tr><td>14</td><td>Shots</td><td>11</td></tr></table>"
+                "<p>Follow every City Cup game live with minute-by-minute commentary, stats and "
+                "highlights. Match data is supplied by our official partner and may be corrected "
+                "after the final whistle.</p>")
+        pages.append((f"https://{SCORES_SITE.domain}/meetings/{number}",
+                      render(SCORES_SITE, title=f"{home} {scored}–{conceded} {away}", main=main,
+                             breadcrumbs=[("Results", "/results/")])))
     return pages

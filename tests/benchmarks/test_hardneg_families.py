@@ -51,7 +51,7 @@ def test_every_promised_family_is_generated():
         "state_scripts", "unrendered_shells", "url_selections", "photo_slides",
         "advisories_ko", "manuals_pt", "branches_en", "job_regions_ko", "tee_colours",
         "variant_controls", "compilers", "protectors_plus", "districts_vi", "short_data_shells",
-        "routes_reversed", "event_date_lines", "event_date_lines_ja",
+        "routes_reversed", "results_reversed", "event_date_lines", "event_date_lines_ja",
         "summary_asides", "tyre_sizes_de", "archive_pages", "status_regions",
         "warning_regions", "terms_per_country", "sidebar_plots", "frame_sizes_fr",
         "terms_without_canonical", "delivery_per_country_de", "branch_hours",
