@@ -203,7 +203,8 @@ class Detector(ABC):
             return signed(ev.of_long(main, words, title, named, rest,
                                      ev.line_hashes(layout_marks(root)),
                                      ev.union(main_figures, rest_figures),
-                                     links, comments, selections, fields))
+                                     links, comments, selections, fields,
+                                     ev.line_bits(extraction.text)))
         # a weak page's main text does not stand for it, and a short one may be the same on
         # many pages of a template: its page (weak) or the rest of it (short) tells them apart
         # (the title is a weak page's own; beside a short text it often names the site)
@@ -251,7 +252,8 @@ class Detector(ABC):
         marks = ev.mark_bits(ev.union(main_figures, ev.numeral_hashes(extraction.text)),
                              ev.heading_hashes(extraction.heading))
         return signed(ev.of_short(main, words, rest, chrome, figures, title, marks,
-                                  links, comments, embeds, selections, fields))
+                                  links, comments, embeds, selections, fields,
+                                  ev.line_bits(extraction.text)))
 
     def confirms(self, a: ev.Evidence | None, b: ev.Evidence | None,
                  same_site: bool | None = None) -> bool:

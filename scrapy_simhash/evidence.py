@@ -31,7 +31,8 @@ print version, not a partner's copy) are two when each one's title has a word th
 that its own text names too (a long job ad in Berlin and in Lisbon, a sofa in walnut and in oak;
 a title's decorations, the site's name, "Print", "AMP", a counter, are named by no text), or when
 the content beside them differs (a vacancy's fields, a category page's products, a day's rates
-beside one long shared text).
+beside one long shared text). Under titles that differ, a line of its own in each text (kept
+whole, beside the 3-grams' sample: one bit of :data:`LINE_BITS` a line) is another variant's.
 
 Two pages of one site are two as well when a field both have gives each another value: a
 "Label: value" line of their own text, or a label-value pair of their markup ("Region: Seoul"
@@ -69,6 +70,10 @@ EVIDENCE_VERSION = 1
 #: The version nibble of evidence that ends with its page's canonical URL (4 bytes; the
 #: flags were all taken): a reader that does not know it refuses it as another version.
 _CANONICAL_VERSION = 2
+#: ... and of evidence that ends with its main text's lines (:data:`LINE_BITS`), then its
+#: canonical URL or not.
+_LINES_VERSION = 3
+_LINES_CANONICAL_VERSION = 4
 SKETCH_SIZE = 64  # the k of the bottom-k sketches (4 bytes each)
 SHINGLE_WORDS = 3
 #: Two texts are the same content when this share of the smaller one's 3-grams is shared ...
@@ -113,6 +118,16 @@ MIN_OWN_FIGURES = 2
 #: entries, so that one entry more shows among a page's worth (a link whose two bits other
 #: links hold too goes unseen: about 1 in 100 among 25 links).
 LINK_BITS = 512
+#: The bits a main text's lines are kept in (:func:`line_bits`), one a line: every line counts,
+#: where the 3-grams' sample misses one line swapped for another more often than not (another
+#: line hides one about once in 20 among 25 lines).
+LINE_BITS = 512
+#: A line shorter than this (spaced by one) is no line of :func:`line_bits`: a label, a
+#: number.
+LINE_MIN_CHARS = 4
+#: A line is known by its first characters (spaced by one): a line that only grows or is cut
+#: at its end (a paragraph's "Read more", a caption's credit) is the same line.
+LINE_PREFIX_CHARS = 40
 #: Two pages are a listing's states only when one links this many entries and the other one
 #: entry or more (a listing's last page may hold one or two; a print version, a quick view,
 #: two pages of prose with a link or two are no listing).
@@ -785,6 +800,32 @@ def _bits_of_codes(codes: Iterable[int | None]) -> np.ndarray:
     return np.packbits(bits, bitorder="little").view("<u4").astype(_U32)
 
 
+#: Digits as lines compare them: a line that differs by its figures alone (a counter's, "17
+#: people are looking at this") is the same line; figures have rules of their own.
+_DIGITS_MASKED = bytes.maketrans(b"123456789", b"000000000")  # (ASCII digits, in UTF-8 bytes)
+_GOLDEN = 0x9E3779B1  # (2**32 divided by the golden ratio, odd)
+_LINE_SHIFT = 32 - (LINE_BITS.bit_length() - 1)  # (the top log2(LINE_BITS) bits of 32)
+
+
+def line_bits(text: str) -> np.ndarray | None:
+    """A main text's lines as a set of :data:`LINE_BITS` bits, in uint32 words (None: no line):
+    each line by its first :data:`LINE_PREFIX_CHARS` characters, case folded, spaced by one and
+    its digits masked, if it has :data:`LINE_MIN_CHARS` or more. (Punctuation counts: one
+    template writes it alike.)"""
+    starts = (" ".join(line[:2 * LINE_PREFIX_CHARS].split())[:LINE_PREFIX_CHARS].casefold()
+              for line in text.split("\n"))
+    # (a CRC's low bits alone collide on lines of one length that share their end: "Patricia
+    # Miller of ..." and "William Thomas of ..."; its product with an odd constant's top bits
+    # draw on every bit)
+    crcs = (zlib.crc32(start.encode("utf-8", "surrogatepass").translate(_DIGITS_MASKED))
+            for start in starts if len(start) >= LINE_MIN_CHARS)
+    codes = {(crc * _GOLDEN & 0xFFFFFFFF) >> _LINE_SHIFT for crc in crcs}
+    if not codes:
+        return None
+    value = sum(1 << code for code in codes)
+    return np.frombuffer(value.to_bytes(LINE_BITS // 8, "little"), dtype="<u4").astype(_U32)
+
+
 def _link_code(href: str) -> int | None:
     """The CRC-32 of a link's target as :func:`link_bits` compares them (None: no target, a
     fragment of the page itself)."""
@@ -955,6 +996,8 @@ class Evidence:
     fields: np.ndarray | None = None
     # the URL its page declares its own (:func:`canonical_code`; None: none, or not known)
     canonical: int | None = None
+    # a short or long page: its main text's lines (:func:`line_bits`; None: none, or not known)
+    lines: np.ndarray | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Evidence) and self.to_bytes() == other.to_bytes()
@@ -996,7 +1039,11 @@ class Evidence:
         fields = self.fields is not None
         extended = ((_COMMENTS if comments else 0) | (_EMBEDS if embeds else 0)
                     | (_SELECTIONS if selections else 0) | (_FIELDS if fields else 0))
-        version = EVIDENCE_VERSION if self.canonical is None else _CANONICAL_VERSION
+        lines = self.lines is not None and not self.weak
+        if lines:
+            version = _LINES_VERSION if self.canonical is None else _LINES_CANONICAL_VERSION
+        else:
+            version = EVIDENCE_VERSION if self.canonical is None else _CANONICAL_VERSION
         header = _HEADER.pack(version | extended, flags,
                               min(self.words, 0xFFFF), self.size, self.rest_size,
                               self.chrome_size)
@@ -1025,6 +1072,8 @@ class Evidence:
             parts += _counted(self.selections)
         if fields:  # (last: evidence stored without them reads as before)
             parts += _counted(self.fields)
+        if lines:  # (after the rest, before the canonical URL: a version of their own)
+            parts.append(self.lines.astype("<u4").tobytes())
         if self.canonical is not None:
             parts.append(_COUNT.pack(self.canonical))
         return b"".join(parts)
@@ -1036,10 +1085,17 @@ class Evidence:
             return None
         version, flags, words, size, rest_size, chrome_size = _HEADER.unpack_from(data)
         extended, version = version & ~0x0F, version & 0x0F
-        canonical = None
-        if version == _CANONICAL_VERSION and len(data) >= _HEADER.size + _COUNT.size:
+        canonical = lines = None
+        if version in (_CANONICAL_VERSION, _LINES_CANONICAL_VERSION) \
+                and len(data) >= _HEADER.size + _COUNT.size:
             (canonical,) = _COUNT.unpack_from(data, len(data) - _COUNT.size)
-            data, version = data[:-_COUNT.size], EVIDENCE_VERSION
+            data = data[:-_COUNT.size]
+            version = EVIDENCE_VERSION if version == _CANONICAL_VERSION else _LINES_VERSION
+        if version == _LINES_VERSION and len(data) >= _HEADER.size + LINE_BITS // 8 \
+                and not flags & _WEAK:
+            at = len(data) - LINE_BITS // 8
+            lines = np.frombuffer(data, dtype="<u4", count=LINE_BITS // 32, offset=at).astype(_U32)
+            data, version = data[:at], EVIDENCE_VERSION
         counts = [min(size, SKETCH_SIZE)]
         if flags & _SHORT:
             counts += [min(rest_size, SKETCH_SIZE), min(chrome_size, CHROME_SKETCH_SIZE)]
@@ -1119,11 +1175,12 @@ class Evidence:
                        long_rest=long_rest, long_rest_size=long_rest_size, layout=layout,
                        layout_size=layout_size, links=links, comments=comments,
                        comments_size=comments_size, embeds=embeds, selections=selections,
-                       fields=fields, canonical=canonical)
+                       fields=fields, canonical=canonical, lines=lines)
         return cls(sketch, size, words, bool(flags & _WEAK), values[ends[0] : ends[1]],
                    rest_size, values[ends[1] : ends[2]], chrome_size, figures, title,
                    marks=marks, links=links, comments=comments, comments_size=comments_size,
-                   embeds=embeds, selections=selections, fields=fields, canonical=canonical)
+                   embeds=embeds, selections=selections, fields=fields, canonical=canonical,
+                   lines=lines)
 
 
 def _counted(values: np.ndarray) -> list[bytes]:
@@ -1187,20 +1244,21 @@ def of_long(main: np.ndarray, words: int, title: np.ndarray | None = None,
             layout: np.ndarray | None = None, figures: np.ndarray | None = None,
             links: np.ndarray | None = None, comments: np.ndarray | None = None,
             selections: np.ndarray | None = None,
-            fields: np.ndarray | None = None) -> Evidence:
+            fields: np.ndarray | None = None, lines: np.ndarray | None = None) -> Evidence:
     """The evidence of a long main text (hashed), its page's title and the words of it that the
     page's text names (:func:`named_title`), its rest (hashed), the marks of its layout
     (:func:`line_hashes`), the figures of its main text and rest (:func:`text_hashes`), its
     entries' links (:func:`link_bits`), its own comments (hashed), the words of its URL its
-    text names (:func:`named_selections`) and its field lines (:func:`field_codes`)."""
+    text names (:func:`named_selections`), its field lines (:func:`field_codes`) and its main
+    text's lines (:func:`line_bits`)."""
     if rest is None or layout is None:
         return Evidence(sketch(main), len(main), words, title=title, named=named,
-                        selections=selections, fields=fields)
+                        selections=selections, fields=fields, lines=lines)
     return Evidence(sketch(main), len(main), words, title=title, named=named,
                     figures=None if figures is None else sketch(figures, FIGURES_SKETCH_SIZE),
                     long_rest=sketch(rest, LONG_REST_SKETCH_SIZE), long_rest_size=len(rest),
                     layout=layout[:LAYOUT_SKETCH_SIZE], layout_size=len(layout), links=links,
-                    selections=selections, fields=fields, **_comments_of(comments))
+                    selections=selections, fields=fields, lines=lines, **_comments_of(comments))
 
 
 def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
@@ -1208,16 +1266,17 @@ def of_short(main: np.ndarray, words: int, rest: np.ndarray, chrome: np.ndarray,
              marks: np.ndarray | None = None, links: np.ndarray | None = None,
              comments: np.ndarray | None = None, embeds: np.ndarray | None = None,
              selections: np.ndarray | None = None,
-             fields: np.ndarray | None = None) -> Evidence:
+             fields: np.ndarray | None = None, lines: np.ndarray | None = None) -> Evidence:
     """The evidence of a short main text (hashed), the rest of its page and its chrome, the
     figures of the two (:func:`figure_hashes`), the page's title (:func:`title_hashes`), the
     main text's marks (:func:`mark_bits`), its entries' links (:func:`link_bits`), its own
     comments (hashed), the documents it embeds (:func:`embed_codes`), the words of its URL
-    its text names (:func:`named_selections`) and its field lines (:func:`field_codes`)."""
+    its text names (:func:`named_selections`), its field lines (:func:`field_codes`) and its
+    lines (:func:`line_bits`)."""
     return Evidence(sketch(main), len(main), words, False, sketch(rest), len(rest),
                     sketch(chrome, CHROME_SKETCH_SIZE), len(chrome), figures, title,
                     marks=marks, links=links, embeds=embeds, selections=selections,
-                    fields=fields, **_comments_of(comments))
+                    fields=fields, lines=lines, **_comments_of(comments))
 
 
 def _comments_of(comments: np.ndarray | None) -> dict:
@@ -1359,13 +1418,22 @@ def titles_part(a: Evidence, b: Evidence, same_site: bool | None) -> bool:
 
 
 def _swapped(a: Evidence, b: Evidence) -> bool:
-    """Whether each main text has 3-grams the other's lacks in their samples, however few: a
-    line swapped for another ("2 large eggs" for "6 tbsp aquafaba"), as a variant's is. A title's
+    """Whether each main text has 3-grams the other's lacks in their samples, however few, or a
+    line the other's lacks (:func:`_lines_swapped`): a line swapped for another ("2 large eggs"
+    for "6 tbsp aquafaba"), as a variant's is. A title's
     decoration comes with the same text, or one that only grows (a print version's source
     line); an edit on both sides under another title (a typo fixed, an A/B test) is two pages,
     the safer error. Asked of pages in one template or layout only: an item's text opens with
     its title, where a decoration swaps the first line too."""
-    return _each_lacks(a.sketch, b.sketch, SKETCH_SIZE)
+    return _each_lacks(a.sketch, b.sketch, SKETCH_SIZE) or _lines_swapped(a, b)
+
+
+def _lines_swapped(a: Evidence, b: Evidence) -> bool:
+    """Whether each main text has a line the other's lacks, by its start (:func:`line_bits`;
+    False when either is not known): a swap the 3-grams' samples missed."""
+    if a.lines is None or b.lines is None:
+        return False
+    return bool((a.lines & ~b.lines).any() and (b.lines & ~a.lines).any())
 
 
 def _title_grows(more: Evidence, less: Evidence, same_site: bool | None) -> bool:

@@ -118,7 +118,8 @@ SHELL = ("Why shop with us: every piece is chosen by our buyers for materials th
 def short(main: str, rest: str, chrome: str = CHROME) -> ev.Evidence:
     main_hashes, words = ev.shingle_hashes(main)
     return ev.of_short(main_hashes, words, ev.shingle_hashes(rest)[0],
-                       ev.shingle_hashes(chrome)[0], ev.figure_hashes(f"{main}\n{rest}"))
+                       ev.shingle_hashes(chrome)[0], ev.figure_hashes(f"{main}\n{rest}"),
+                       lines=ev.line_bits(main))
 
 
 KETTLE = ("Electric kettle 1.7 l. {price} EUR. SKU {sku}. In stock. This stainless steel kettle "
@@ -162,7 +163,8 @@ def titled(main: str, title: str, rest: str = "", chrome: str = CHROME) -> ev.Ev
     """A short page's evidence with its title."""
     plain = short(main, rest, chrome)
     return ev.Evidence(plain.sketch, plain.size, plain.words, False, plain.rest, plain.rest_size,
-                       plain.chrome, plain.chrome_size, plain.figures, ev.title_hashes(title))
+                       plain.chrome, plain.chrome_size, plain.figures, ev.title_hashes(title),
+                       lines=plain.lines)
 
 
 JOB = ("Senior Backend Engineer. {city}. Full time. We are looking for a senior backend engineer "
@@ -290,6 +292,37 @@ def test_a_title_with_a_word_more_over_a_line_swapped_is_another_page():
                            long_page(swapped, "Platform Engineer (Logistics)"), same_site=True)
 
 
+CAKE = "\n".join((
+    "A rich, moist chocolate cake that is easy to make and always a crowd pleaser.",
+    "Ingredients", "225g plain flour", "350g caster sugar", "85g cocoa powder",
+    "1.5 tsp baking powder", "1.5 tsp bicarbonate of soda", "{egg}", "250ml whole milk",
+    "125ml vegetable oil", "2 tsp vanilla extract", "250ml boiling water", "Method",
+)) + "\n" + PYTHON_A + PYTHON_B + SPANISH_A + SPANISH_B
+
+
+def test_one_line_swapped_counts_however_long_the_text():
+    plain, vegan = CAKE.format(egg="2 large eggs"), CAKE.format(egg="6 tbsp aquafaba")
+    # the 3-grams' samples of a long text miss the swap: its lines do not
+    a, b = long_page(plain, "Chocolate cake"), long_page(vegan, "Vegan chocolate cake")
+    assert a.words >= ev.SHORT_WORDS and not ev._each_lacks(a.sketch, b.sketch, ev.SKETCH_SIZE)
+    assert ev._lines_swapped(a, b) and not ev.confirms(a, b, same_site=True)
+    # the same text under a decorated title, or one that only grows, is the same page
+    grown = f"{plain}\nPrinted from sundayoven.example"
+    for copy in (plain, grown):
+        assert ev.confirms(a, long_page(copy, "Print: Chocolate cake"), same_site=True)
+    # lines compare case and spacing aside
+    assert np.array_equal(ev.line_bits("2 large  eggs\nMethod"),
+                          ev.line_bits("2 Large eggs\n method"))
+    assert ev.line_bits("1\n2\nab") is None  # (no line of four characters)
+    # a line that only grows at its end is the same line
+    method = "Heat the oven to 180C and line two 20cm tins with baking paper"
+    assert np.array_equal(ev.line_bits(method), ev.line_bits(f"{method}, greased."))
+    # under one title the swap is an edit: the same page
+    assert ev.confirms(a, long_page(vegan, "Chocolate cake"), same_site=True)
+    # evidence stored without lines compares as before
+    assert ev.confirms(a, dataclasses.replace(b, lines=None), same_site=True)
+
+
 ROLE = ("We are hiring a senior platform engineer for our office in {city}. You will own the "
         "services that plan delivery routes for thousands of vans every morning, review code "
         "with your team and share the on-call rota one week in eight. ") + PYTHON_A * 4
@@ -309,7 +342,8 @@ def long_page(text: str, title: str, rest: tuple[str, ...] = (),
     return ev.of_long(hashes, words, title_sketch, named, rest_hashes, ev.line_hashes(layout),
                       np.union1d(figures, rest_figures),
                       ev.listing_links((list(links), list(links))),
-                      ev.shingle_hashes(comments)[0] if comments else None)
+                      ev.shingle_hashes(comments)[0] if comments else None,
+                      lines=ev.line_bits(text))
 
 
 def test_long_pages_of_one_site_are_two_when_each_title_names_its_text():
@@ -1129,10 +1163,16 @@ def test_pages_of_one_site_that_declare_two_canonical_urls_are_two_pages():
     # the bytes carry it; evidence without one is stored as before
     back = ev.Evidence.from_bytes(gb.to_bytes())
     assert back == gb and back.canonical == code
-    plain = dataclasses.replace(gb, canonical=None)
+    plain = dataclasses.replace(gb, canonical=None, lines=None)
     assert plain.to_bytes()[0] & 0x0F == ev.EVIDENCE_VERSION
     assert ev.Evidence.from_bytes(plain.to_bytes()).canonical is None
     assert ev.Evidence.from_bytes(gb.to_bytes()[:-1]) is None
+    # ... and its lines, with or without a canonical URL
+    for lined in (dataclasses.replace(gb, canonical=None), gb):
+        back = ev.Evidence.from_bytes(lined.to_bytes())
+        assert back == lined and np.array_equal(back.lines, gb.lines)
+        assert back.canonical == lined.canonical
+        assert ev.Evidence.from_bytes(lined.to_bytes()[:-1]) is None
 
 
 def test_field_lines_are_names_beside_a_label():

@@ -29,6 +29,7 @@ from . import (
     shells,
     short_marks,
     siblings,
+    slots,
     subset_titles,
     templated,
     title_marks,
@@ -118,20 +119,31 @@ GENERATED: dict[str, Callable[[], Family]] = {
     "results_reversed": title_marks.results_reversed,
 }
 
-#: Pairs of distinct pages (by their place in the family) that the rules still take for one:
-#: a chocolate cake beside a variant that swaps a single ingredient's line for another, its
-#: title's word more never in its text ("Egg-Free", "Mocha"): the 64 3-grams each text's sample
-#: keeps miss a swap of one line more often than not (a variant that swaps two lines, or whose
-#: swap the samples catch, is kept). The benchmark counts the one crawled second as lost; the
-#: tests allow such a pair and nothing else.
-STILL_ALIKE: dict[str, list[tuple[int, int]]] = {
-    "recipe_swaps": [(0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (0, 9)],
+#: Families of shapes the rules still lose, in the open: measured by the benchmark in a table
+#: of their own, not held to "nothing lost" by the tests. Items of one template under one
+#: generic title and heading, one line apart (a car's model, a room's name, a notice's name):
+#: at the text, such a line is what a lightly edited copy changes too (`docs/thresholds.md`).
+OPEN: dict[str, Callable[[], Family]] = {
+    "dealer_cars": slots.dealer_cars,
+    "hotel_rooms": slots.hotel_rooms,
+    "death_notices": slots.death_notices,
 }
+
+#: Pairs of distinct pages (by their place in the family) that the rules still take for one:
+#: none now (recipe_swaps' single lines swapped were, until the evidence kept its main text's
+#: lines). The benchmark counts the one crawled second as lost; the tests allow such a pair
+#: and nothing else.
+STILL_ALIKE: dict[str, list[tuple[int, int]]] = {}
 
 
 def generated_families() -> dict[str, Family]:
     """Every generated family, by name."""
     return {name: make() for name, make in GENERATED.items()}
+
+
+def open_families() -> dict[str, Family]:
+    """Every family of :data:`OPEN`, by name."""
+    return {name: make() for name, make in OPEN.items()}
 
 
 def corpus_families(root: Path | None = None) -> dict[str, Family]:

@@ -124,12 +124,12 @@ def refusal(a: Any, b: Any, same_site: bool | None) -> str:
     if ev.titles_part(a, b, same_site):
         if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
             return ("one title holds the other's and a word more, and its text grows with it, "
-                    "or each text has 3-grams the other lacks (a variant: another ingredient, "
-                    "region or edition)")
+                    "or each text has 3-grams or a line the other lacks (a variant: another "
+                    "ingredient, region or edition)")
         if not (a.short or a.weak or b.short or b.weak):
             return ("two long pages on one site, and each title has a word the other lacks that "
-                    "its own text names, or over texts that each have 3-grams the other lacks "
-                    "(another place, colour, version or variant)")
+                    "its own text names, or over texts that each have 3-grams or a line the "
+                    "other lacks (another place, colour, version or variant)")
         return ("a page with little text of its own on one site, and each title has a word the "
                 "other lacks (another product, place or entry)")
     if ev.entries_part(a, b, same_site):
@@ -247,15 +247,15 @@ def _titles_note(a: Any, b: Any, same_site: bool | None) -> str:
     if not ev._each_lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE):
         if any(ev._lacks(a.title, b.title, ev.TITLE_SKETCH_SIZE)):
             return ("one title holds the other's and a word more, but its text does not grow "
-                    "with it or, on a long page, name it, and the texts' samples show no line "
-                    "swapped for another (a decoration: \"Print\", a counter, the site's name)")
+                    "with it or, on a long page, name it, and the texts show no line swapped for "
+                    "another (a decoration: \"Print\", a counter, the site's name)")
         return "neither title has a word the other lacks"
     if a.weak or b.weak or a.short or b.short:
         return "the titles differ, but the pages are not in one template"
     if not ev.laid_out_alike(a, b):
         return "the titles differ, but the pages are not laid out alike"
     return ("the titles differ, but not each in a word that its own page's text names, and the "
-            "texts' samples show no line swapped for another")
+            "texts show no line swapped for another")
 
 
 def _differing_field(data_a: bytes, data_b: bytes) -> str:
