@@ -207,7 +207,7 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
                 f"{_titles_note(a, b, same_site)}")
     shared = ev.containment(main, a.size, b.size)
     texts = (f"the main texts share {shared:.0%} of the smaller one's word 3-grams and "
-             f"{main:.0%} of both")
+             f"{main:.0%} of both{_lines_note(a, b)}")
     if a.short != b.short:
         return (f"a short main text (under {ev.SHORT_WORDS} words) and a long one, one text: "
                 f"{texts}; {_titles_note(a, b, same_site)}")
@@ -224,6 +224,19 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
     return (f"{texts}, no figure (price, SKU, date) outside links differs on both sides (one "
             f"page may add some: a date, a counter), and the rest of the pages agrees or is next "
             f"to nothing; {_titles_note(a, b, same_site)}{_comments_note(a, b)}")
+
+
+def _lines_note(a: Any, b: Any) -> str:
+    """How many lines of each main text the other's lacks, when any does: the 3-grams above are
+    a sample's, which may miss a line swapped for another."""
+    if a.lines is None or b.lines is None:
+        return ""
+    own_a, own_b = (int.from_bytes((x.lines & ~y.lines).tobytes(), "little").bit_count()
+                    for x, y in ((a, b), (b, a)))
+    if not own_a and not own_b:
+        return ""
+    return (f" (in samples of {ev.SKETCH_SIZE} each; lines of its own: {own_a} in A, {own_b} "
+            "in B)")
 
 
 def _comments_note(a: Any, b: Any) -> str:

@@ -324,14 +324,15 @@ def summary_line(stats: dict) -> str:
         dropped = count(f"{namespace}/dropped") - unchecked_drops
         dry_run = count(f"{namespace}/dropped/dry_run")
         text = f"{namespace} {checked} checked, "
+        refetched = count(f"{namespace}/refetched")
         if dry_run:
             text += f"{dry_run} would be dropped as near-duplicates (SIMHASH_DRY_RUN: none was)"
         else:
-            text += f"{dropped} dropped as near-duplicates"
-        refetched = count(f"{namespace}/refetched")
+            # (a drop taken back is no drop: its page was fetched again, and counted again)
+            text += f"{max(0, dropped - refetched)} dropped as near-duplicates"
         if refetched:
-            text += (f" ({refetched} fetched again: what they duplicated was taken back, as no "
-                     "content or as a template)")
+            text += (f" ({refetched} more dropped, then fetched again: the page they matched "
+                     "turned out to be no content or a template)")
         if unchecked_drops:
             text += f", {unchecked_drops} dropped unchecked (index errors)"
         text += f", {count(f'{namespace}/kept')} kept"
@@ -339,7 +340,7 @@ def summary_line(stats: dict) -> str:
             text += f" ({unchecked_keeps} unchecked: index errors)"
         standing = skips.pop("page_kept", 0)  # items (see crawl/pageitems.py)
         if standing:
-            text += f", {standing} standing for their pages"
+            text += f", {standing} not checked (each the only item of a page kept)"
         if skips:
             detail = ", ".join(f"{reason} {number}" for reason, number in skips.items())
             text += f", {sum(skips.values())} skipped ({detail})"

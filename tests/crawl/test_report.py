@@ -139,8 +139,8 @@ def test_the_summary_says_what_a_dry_run_would_drop_and_what_was_fetched_again()
              "simhash/pages/refetched": 3, "simhash/pages/withdrawn": 1,
              "simhash/index/pages/size": 5}
     line = summary_line(stats)
-    assert ("4 dropped as near-duplicates (3 fetched again: what they duplicated was taken "
-            "back, as no content or as a template)") in line
+    assert ("1 dropped as near-duplicates (3 more dropped, then fetched again: the page they "
+            "matched turned out to be no content or a template)") in line
     assert "index holds 5 (1 withdrawn as no content)" in line
 
 
