@@ -377,9 +377,11 @@ def test_is_near_duplicate_decodes_bytes_as_the_crawl_does():
     detector = SimHashDetector()
     pages = (("https://a.example/x", mislabelled), ("https://b.example/y", labelled))
     crawl = [page_signature(detector, HtmlResponse(url, body=body))[0] for url, body in pages]
-    assert not detector.is_duplicate(*crawl)  # Scrapy believes the label: gb18030 mojibake
-    assert not is_near_duplicate(mislabelled, labelled, url_a="https://a.example/x",
-                                 url_b="https://b.example/y")
+    # Scrapy believes the label (gb18030 mojibake); the crawl's check reads the UTF-8 it is
+    assert HtmlResponse(pages[0][0], body=mislabelled).encoding != "utf-8"
+    assert detector.is_duplicate(*crawl)
+    assert is_near_duplicate(mislabelled, labelled, url_a="https://a.example/x",
+                             url_b="https://b.example/y")
     assert is_near_duplicate(labelled, chinese_page("UTF-8"))
 
 

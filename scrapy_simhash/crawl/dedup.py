@@ -56,6 +56,7 @@ from scrapy_simhash.crawl.report import CrawlSession
 from scrapy_simhash.crawl.settings import (
     SimhashConfig,
 )
+from scrapy_simhash.crawl.signing import READ_AS_UTF8
 from scrapy_simhash.crawl.workers import WorkerError
 from scrapy_simhash.index.base import (
     IndexAuthenticationError,
@@ -479,10 +480,18 @@ class Deduplicator:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def count_note(self, note: str | None) -> None:
-        """Count what a signature's note says (``simhash/<ns>/<note>``), if it has one."""
-        if note is not None:
-            self.stats.inc_value(self._prefix + note)
+    def count_note(self, note: str | None, url: str | None = None) -> None:
+        """Count what a signature's note says (``simhash/<ns>/<note>``), if it has one; say once
+        a crawl that a page was read in another charset than Scrapy's (``url``: the page)."""
+        if note is None:
+            return
+        self.stats.inc_value(self._prefix + note)
+        if note == READ_AS_UTF8 and self.session.first("body", note):
+            logger.info(
+                "Simhash: %s is labelled with a legacy charset (its Content-Type header or "
+                "<meta>), but its body is UTF-8: fingerprinted as UTF-8, while the spider's "
+                "response.text follows the label. Further such pages are counted in "
+                "simhash/pages/%s", url, note, extra={"crawler": self.crawler})
 
     def skip(self, reason: str, key: str | None = None) -> Outcome:
         """Count a page/item that is passed through unchecked, with the reason; with ``key``
@@ -537,7 +546,7 @@ class Deduplicator:
                             raise
                         offloaded = None
                     else:
-                        self.count_note(note)
+                        self.count_note(note, getattr(subject, "url", None))
                 if offloaded is None:
                     started = time.perf_counter()
                     signature = compute(subject)

@@ -445,7 +445,7 @@ class SimhashDownloaderMiddleware(DedupComponent):
         """The page's signature from the tree the spider will reuse (see
         :func:`~scrapy_simhash.crawl.signing.page_signature`)."""
         signature, note = page_signature(self.dedup.detector, response)
-        self.dedup.count_note(note)
+        self.dedup.count_note(note, response.url)
         return signature
 
     def _name_first_unchecked(self, reason: str, response: Response) -> None:

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 #: The note a page signature carries when Scrapy could not build its tree.
 TREE_UNAVAILABLE = "tree_unavailable"
+#: ... and when Scrapy decodes the page by a legacy charset its body is not in (UTF-8 behind a
+#: "gb2312" label: :func:`utf8_under_legacy_label`).
+READ_AS_UTF8 = "read_as_utf8"
 
 
 def page_signature(
@@ -36,7 +39,9 @@ def page_signature(
     :data:`TREE_UNAVAILABLE`. ``own_copy``: no spider will read this response (a worker's
     rebuilt one), so the tree may come from :func:`tree_from_body` instead. A page Scrapy reads
     as UTF-16 or UTF-32 only because its own ``<meta>`` says so (:func:`meta_misleads_scrapy`)
-    takes the raw HTML's way too, with the same note, and so does a page declared UTF-16 or
+    takes the raw HTML's way too, with the same note; one Scrapy decodes by a legacy charset
+    whose body is UTF-8 (:func:`utf8_under_legacy_label`) is read as UTF-8 (the note
+    :data:`READ_AS_UTF8`); and so does a page declared UTF-16 or
     UTF-32 without a byte order or a byte-order mark (Scrapy reads it big-endian whatever its
     bytes say; the library reads the order from the bytes). An extractor that reads HTML rather than
     trees (``SIMHASH_EXTRACTOR`` naming trafilatura or your own function) is given the body's
@@ -48,6 +53,8 @@ def page_signature(
         return detector.sign_html(response.body, encoding, response.url), None
     if meta_misleads_scrapy(response):
         return detector.sign_html(response.body, None, response.url), TREE_UNAVAILABLE
+    if utf8_under_legacy_label(response):
+        return detector.sign_html(response.body, "utf-8", response.url), READ_AS_UTF8
     wide = wide_without_order(response)
     if wide is not None:
         return detector.sign_html(response.body, wide, response.url), TREE_UNAVAILABLE
@@ -118,6 +125,33 @@ def meta_misleads_scrapy(response: HtmlResponse) -> bool:
         return False
     label = html_body_declared_encoding(body)  # as Scrapy reads it
     return label is not None and is_wide(normalize_encoding(label))
+
+
+def utf8_under_legacy_label(response: HtmlResponse) -> bool:
+    """Whether Scrapy decodes the page by a legacy charset (GBK, Shift_JIS, windows-1252 ...,
+    from its header or its ``<meta>``) while its body is valid UTF-8 with non-ASCII text.
+
+    Valid multi-byte UTF-8 is almost never an accident, and lying legacy labels are common (a
+    site moved to UTF-8, its template's ``<meta>`` not): the library's own decoding reads such
+    a body as UTF-8 (:mod:`~scrapy_simhash.extract.decoding`), where Scrapy's text is mojibake,
+    so a copy under a true label would never match it. Pages in UTF-8 or in their legacy
+    charset pay one attribute read, or one failed UTF-8 decode (it stops at the first byte that
+    is not UTF-8).
+    """
+    body = response.body
+    if body.startswith(_BYTE_ORDER_MARKS) or body.isascii():
+        return False
+    try:
+        codec = codecs.lookup(response.encoding).name
+    except Exception:  # w3lib raises on some labels; LookupError on unknown ones
+        return False
+    if codec == "utf-8" or codec.startswith(("utf-16", "utf-32")):
+        return False
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def wide_without_order(response: HtmlResponse) -> str | None:

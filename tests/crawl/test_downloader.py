@@ -159,6 +159,27 @@ def test_a_page_whose_charset_is_wrong_is_counted_and_named_once(build, caplog):
     assert stats.get_value("simhash/pages/undecoded") == 2
 
 
+def test_a_utf8_page_under_a_legacy_label_matches_its_true_copy_and_is_named_once(build, caplog):
+    """A site moved to UTF-8 whose template kept <meta charset="gb2312">: Scrapy's text is
+    mojibake, the check reads UTF-8, so the page's copy under a true label is its duplicate."""
+    middleware, stats = build()
+    caplog.set_level("INFO", logger="scrapy_simhash")
+    text = "<p>" + "市议会投票通过了修缮老桥的计划，工程将在明年春天开始。" * 8 + "</p>"
+    true = f"<html><head><meta charset='utf-8'></head><body>{text}</body></html>"
+    lying = true.replace("utf-8", "gb2312")
+    def served(url: str, html: str) -> HtmlResponse:
+        return HtmlResponse(url, body=html.encode(), request=Request(url),
+                            headers={"Content-Type": "text/html"})
+
+    assert process(middleware, served("http://a.test/zh", true)) is not None
+    for number in range(2):
+        with pytest.raises(NearDuplicatePage):
+            process(middleware, served(f"http://b.test/zh{number}", lying))
+    assert stats.get_value("simhash/pages/read_as_utf8") == 2
+    notes = [r.getMessage() for r in caplog.records if "its body is UTF-8" in r.getMessage()]
+    assert len(notes) == 1 and "http://b.test/zh0" in notes[0]
+
+
 def test_utf16_pages_without_a_byte_order_mark_are_checked_not_binary(build):
     """Half NUL bytes, but the server's charset says UTF-16: text, fingerprinted as such."""
     middleware, stats = build()

@@ -11,6 +11,7 @@ from scrapy.http import HtmlResponse
 
 from scrapy_simhash.crawl.settings import SimhashConfig, build_detector
 from scrapy_simhash.crawl.signing import (
+    READ_AS_UTF8,
     TREE_UNAVAILABLE,
     meta_misleads_scrapy,
     page_signature,
@@ -61,6 +62,35 @@ def test_an_undecodable_body_is_signed_from_the_raw_html_with_a_note():
     # w3lib before 2.6 raises on a codec that is not a text encoding; 2.6 reads it as UTF-8
     assert note == (TREE_UNAVAILABLE if _text(response) is None else None)
     assert signature == detector.sign_html(ARTICLE.encode())
+
+
+LABELLED = ARTICLE.replace("<head>", "<head><meta charset='{charset}'>")
+
+
+@pytest.mark.parametrize(("body", "content_type"), [
+    (LABELLED.format(charset="gb2312").encode("utf-8"), "text/html"),  # its <meta> lies
+    (ARTICLE.encode("utf-8"), "text/html; charset=gbk"),  # its header lies
+    (LABELLED.format(charset="shift_jis").encode("utf-8"), ""),
+])
+def test_a_utf8_body_under_a_legacy_label_is_read_as_utf8(body, content_type):
+    detector = build_detector(SimhashConfig())
+    lying = _response(body, content_type)
+    assert "月球" not in lying.text  # Scrapy follows the label: mojibake
+    signature, note = page_signature(detector, lying)
+    assert note == READ_AS_UTF8
+    true = _response(LABELLED.format(charset="utf-8").encode("utf-8"), "text/html")
+    assert signature == page_signature(detector, true)[0]
+    rebuilt = rebuilt_response(*response_parts(lying))  # a worker's copy: the same
+    assert page_signature(detector, rebuilt, own_copy=True) == (signature, note)
+
+
+def test_a_body_in_its_legacy_charset_keeps_scrapys_reading():
+    detector = build_detector(SimhashConfig())
+    for codec in ("gb2312", "gbk"):
+        body = LABELLED.format(charset=codec).encode(codec)
+        assert page_signature(detector, _response(body, "text/html"))[1] is None, codec
+    latin = ENGLISH.replace("Tides", "Marées").format(charset="windows-1252").encode("cp1252")
+    assert page_signature(detector, _response(latin, "text/html"))[1] is None
 
 
 ENGLISH = ("<html><head><meta charset='{charset}'><title>Tides</title></head><body><article>"
