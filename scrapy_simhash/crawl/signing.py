@@ -142,10 +142,11 @@ def utf8_under_legacy_label(response: HtmlResponse) -> bool:
     if body.startswith(_BYTE_ORDER_MARKS) or body.isascii():
         return False
     try:
-        codec = codecs.lookup(response.encoding).name
-    except Exception:  # w3lib raises on some labels; LookupError on unknown ones
+        # (a text encoding's WHATWG name, else None: "zlib" is a codec, no charset)
+        codec = normalize_encoding(response.encoding)
+    except Exception:  # w3lib raises on some labels
         return False
-    if codec == "utf-8" or codec.startswith(("utf-16", "utf-32")):
+    if codec is None or codec == "utf-8" or is_wide(codec):
         return False
     try:
         body.decode("utf-8")
