@@ -9,8 +9,9 @@ the article's URL, every ``?page=`` page and product the category's first page);
 articles of the same site, crawled fresh and after a first crawl of the first 30 into the same
 SQLite index (whose rules that second crawl reads from its first page on); then a parameter that
 changes some pages only (``mixed_parameter_site``: ``?edition=intl`` is the same page on four
-articles, another story on eight). Each crawl runs in a fresh process; the table gives the
-medians of ``--runs`` crawls.
+articles, another story on eight), and a shop's brand filter (``facet_site``: the same page on
+four categories of one brand, three brands' products on two others). Each crawl runs in a
+fresh process; the table gives the medians of ``--runs`` crawls.
 
 ``--tags`` measures instead what reading the canonical declarations costs the crawl's thread a
 page checked, over the pages of the corpora (``SIMHASH_CORPORA``): the plugin's search of the
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from hardneg.urlsite import mixed_parameter_site, site
+from hardneg.urlsite import facet_site, mixed_parameter_site, site
 from loopback import LoopbackSite
 
 SPIDER = """
@@ -110,6 +111,10 @@ ROWS: list[tuple[str, str, Callable[[], dict[str, int]]]] = [
      lambda: crawl(mixed_parameter_site(), "off")),
     ("12 articles under ?edition=intl: 4 the same page, 8 other stories", "on",
      lambda: crawl(mixed_parameter_site(), "on")),
+    ("26 categories under ?brand=: 24 of one brand (the same page), 2 of three", "off",
+     lambda: crawl(facet_site(), "off")),
+    ("26 categories under ?brand=: 24 of one brand (the same page), 2 of three", "on",
+     lambda: crawl(facet_site(), "on")),
 ]
 
 

@@ -16,6 +16,8 @@ every product the category's first page (``/shop/tents``, then served there rath
 
 from __future__ import annotations
 
+import re
+
 from .chrome import Site, esc, render
 from .news import articles
 
@@ -125,4 +127,77 @@ def mixed_parameter_site(count: int = 12, same: int = 4, parameter: str = "editi
         variant = f"{path}?{parameter}"
         pages[variant] = (served, path if i < same else variant)
     pages["/"] = (f'<html><body><a href="{paths[0]}">Today</a></body></html>', "/")
+    return pages
+
+
+BRANDS = ("Acme", "Peakline", "Stormway")
+#: a category's name and the sentence that opens its page
+CATEGORIES = (
+    ("Walking boots", "Leather and fabric boots for day walks and long trails, fitted in store."),
+    ("Hats", "Sun hats, beanies and waterproof caps for every season on the fells."),
+    ("Socks", "Merino and synthetic socks that keep feet dry over long distances."),
+    ("Gloves", "Liners, fleece gloves and mitts for cold mornings and winter climbs."),
+    ("Tents", "One to four person tents, tested in the wind on the ridge above the shop."),
+    ("Stoves", "Gas, meths and multi-fuel stoves, with pans and windshields to match."),
+    ("Maps", "Paper and waterproof maps of the national parks, with map cases and compasses."),
+    ("Rucksacks", "Day packs and big packs, fitted to your back by our staff before you buy."),
+    ("Jackets", "Waterproof shells and insulated jackets from three makers we trust."),
+    ("Fleeces", "Light and heavy fleeces for layering under a shell or wearing alone."),
+)
+
+
+def facet_site(one_brand: int = 24, three_brands: int = 2) -> dict[str, tuple[str, str]]:
+    """A shop's categories, each reached from the last product of the one before, each with a
+    brand filter (``?brand=``): in the first ``one_brand`` categories a single brand, so that
+    its filter is the category's page again (enough to teach "brand does not change the page",
+    and to pass the rule's sampled checks); in the last ``three_brands`` three brands, each
+    filter listing that brand's products alone, and the category's own page none (it asks for
+    a brand): the filters' pages, and the products behind them, are distinct. ``path ->
+    (html, path of the distinct page it duplicates)``, as :func:`site`."""
+    count = one_brand + three_brands
+    stories = iter(articles(one_brand * 3 + three_brands * 9 + count)[count:])
+    # (each category opens with a sentence of its own: a story's headline)
+    headlines = [re.search(r"<h1>(.*?)</h1>", html).group(1) for _, html in articles(count)]
+    categories = [f"/shop/c{n}/" for n in range(count)]
+    pages: dict[str, tuple[str, str]] = {}
+
+    def products(count: int, following: str | None = None) -> list[str]:
+        paths = []
+        for number in range(count):
+            url, html = next(stories)
+            path = url.split(".example", 1)[1]
+            if following is not None and number == count - 1:
+                html = html.replace("</body>", f'<a href="{following}">More kit</a></body>')
+            pages[path] = (html, path)
+            paths.append(path)
+        return paths
+
+    def listing(n: int, brand: str, links: str) -> str:
+        name, opening = CATEGORIES[n % len(CATEGORIES)]
+        title = f"{name} {n}: {brand}" if brand else f"{name} {n}"
+        main = (f"<h1>{esc(title)}</h1><p>{esc(opening)} In the news: {headlines[n]}. Free "
+                f"delivery on orders over £50.</p>{links}")
+        return render(SHOP, title=title, main=main)
+
+    def product_list(paths: list[str]) -> str:
+        return "<ul>" + "".join(f'<li><a href="{p}">{esc(p.rsplit("/", 1)[-1])}</a></li>'
+                                for p in paths) + "</ul>"
+
+    for n, path in enumerate(categories):
+        if n < one_brand:
+            shown = product_list(products(3, categories[n + 1]))
+            filters = f'<p>Brand: <a href="{path}?brand=acme">Acme</a></p>'
+            page = listing(n, "", filters + shown)
+            pages[path] = (page, path)
+            pages[f"{path}?brand=acme"] = (page, path)
+            continue
+        filters = "<p>Brand: " + " ".join(
+            f'<a href="{path}?brand={brand.lower()}">{brand}</a>' for brand in BRANDS) + "</p>"
+        pages[path] = (listing(n, "", filters + "<p>Choose a brand.</p>"), path)
+        following = categories[n + 1] if n + 1 < len(categories) else None
+        for brand in BRANDS:
+            variant = f"{path}?brand={brand.lower()}"
+            shown = product_list(products(3, following if brand == BRANDS[-1] else None))
+            pages[variant] = (listing(n, brand, filters + shown), variant)
+    pages["/"] = (f'<html><body><a href="{categories[0]}">Shop</a></body></html>', "/")
     return pages

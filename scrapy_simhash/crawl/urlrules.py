@@ -290,6 +290,10 @@ class _Evidence:
     held: list[Any] = field(default_factory=list)
     #: the fetched URLs of the rule's site by the URL the rewrite makes of them
     reduced: dict[str, set[str]] = field(default_factory=dict)
+    #: a parameter's rule: the first value asked for on each page without it, and the pages
+    #: that offered another value, fetched as a check (see :meth:`UrlRules.check`)
+    values: dict[str, str] = field(default_factory=dict)
+    choices_checked: set[str] = field(default_factory=set)
 
     @property
     def confirmations(self) -> int:
@@ -623,8 +627,30 @@ class UrlRules:
         evidence.seen_matching += 1
         if evidence.seen_matching % self.sample_every == 0:
             return used, canonical, True  # fetched anyway: a check of the rule
+        if used.kind == "param" and self._offers_choices(used, evidence, normal):
+            return used, canonical, True
         evidence.skipped += 1
         return used, canonical, False
+
+    def _offers_choices(self, rewrite: Rewrite, evidence: _Evidence, normal: str) -> bool:
+        """Whether ``normal`` asks for another value of ``rewrite``'s parameter than a request
+        before it on the same page (the URL without the parameter), the first time on that page:
+        a facet's choices (``?brand=acme``, ``?brand=peakline`` on one category) select content
+        where the rule was learned on pages they left alone (a category of one brand). The
+        request is fetched as a check: a facet's page, distinct, retires the rule and brings
+        back what it skipped; a tracking parameter's other value is its page again."""
+        page = _reduced(rewrite, normal)
+        value = "&".join(v for k, v in parse_qsl(urlsplit(normal).query, keep_blank_values=True)
+                         if k == rewrite.name)
+        first = evidence.values.get(page)
+        if first is None:
+            if len(evidence.values) < MAX_HELD_SKIPS:  # (bounded: a value a page)
+                evidence.values[page] = value
+            return False
+        if first == value or page in evidence.choices_checked:
+            return False
+        evidence.choices_checked.add(page)
+        return True
 
     def live(self) -> list[Rewrite]:
         return list(self._live)

@@ -46,7 +46,8 @@ def test_one_in_ten_is_fetched_anyway_and_a_contradiction_retires_the_rule():
         rules.kept(f"{SITE}/{name}")
         rules.dropped(f"{SITE}/{name}?sid=1", f"{SITE}/{name}")
     decisions = [rules.skip(f"{SITE}/a?sid={n}") for n in range(2, 22)]
-    assert sum(d is None for d in decisions) == 2
+    # two sampled, and the first value after another on /a (see the facets' test below)
+    assert sum(d is None for d in decisions) == 3
     # a sampled request came back distinct from /a: the rule is wrong here
     rules.fetched(f"{SITE}/a?sid=99")
     assert rules.kept(f"{SITE}/a?sid=99") == [Rewrite("news.example", "param", "sid")]
@@ -302,3 +303,35 @@ def test_parameters_that_select_content_by_convention_are_never_learned():
     assert explanations(f"{SITE}/a?edition=intl", f"{SITE}/a") == [
         Rewrite("news.example", "param", "edition")
     ]
+
+
+def test_a_facets_choices_are_fetched_as_checks_where_the_rule_was_learned_on_other_pages():
+    """A shop's categories of one brand: ?brand=acme is their page again, and the rule is
+    learned; a category of three brands offers three values, which select other products."""
+    shop = "https://shop.example"
+    rules = UrlRules()
+    for category in ("boots", "hats", "socks"):
+        rules.fetched(f"{shop}/{category}/")
+        rules.kept(f"{shop}/{category}/")
+        rules.fetched(f"{shop}/{category}/?brand=acme")
+        went_live = rules.dropped(f"{shop}/{category}/?brand=acme", f"{shop}/{category}/")
+    (rule,) = went_live
+    rules.fetched(f"{shop}/jackets/")
+    rules.kept(f"{shop}/jackets/")
+    assert rules.skip(f"{shop}/jackets/?brand=acme") is not None  # the first value: skipped
+    assert rules.hold(rule, "acme")
+    assert rules.skip(f"{shop}/jackets/?brand=peakline") is None  # another one: a check
+    rules.fetched(f"{shop}/jackets/?brand=peakline")
+    assert rules.kept(f"{shop}/jackets/?brand=peakline") == [rule]  # other products: retired
+    assert rules.take_released() == ["acme"]
+    assert rules.skip(f"{shop}/jackets/?brand=stormway") is None
+    # a tracking parameter's other value is checked once a page, then skipped again
+    rules = UrlRules()
+    rule = _live_ref_rule(rules)
+    rules.fetched(f"{SITE}/d")
+    rules.kept(f"{SITE}/d")
+    assert rules.skip(f"{SITE}/d?ref=side") is not None
+    assert rules.skip(f"{SITE}/d?ref=footer") is None
+    rules.fetched(f"{SITE}/d?ref=footer")
+    rules.dropped(f"{SITE}/d?ref=footer", f"{SITE}/d")
+    assert rules.skip(f"{SITE}/d?ref=menu") is not None
