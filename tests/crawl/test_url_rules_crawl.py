@@ -16,7 +16,7 @@ from test_hard_negatives_crawl import PagesSite
 
 from benchmarks.hardneg.listing_states import board_entry
 from benchmarks.hardneg.news import articles
-from benchmarks.hardneg.urlsite import mixed_parameter_site
+from benchmarks.hardneg.urlsite import facet_site, mixed_parameter_site
 from benchmarks.hardneg.urlsite import site as url_site
 from scrapy_simhash.crawl.urlrules import MIN_CHECKS, SAMPLE_EVERY
 
@@ -216,6 +216,19 @@ def _two_crawls(tmp_path: Path, index: str, before: dict, after: dict,
     assert _received(second, site) == kept_again | (set(after) - set(before)), \
         second.log[-3000:]
     return second
+
+
+def test_a_facets_choices_reach_their_products_where_the_rule_was_learned_on_one_brand(
+        tmp_path):
+    """Categories of one brand teach "brand does not change the page" (and pass its sampled
+    checks); a category of three offers three values on one page: the second is fetched as a
+    check, finds other products, and retires the rule, so the filters' pages and the products
+    behind them all reach the callback (25 of them were lost before)."""
+    result, site, same = _crawl(tmp_path, "rules", pages=facet_site())
+    distinct = {path for path, target in same.items() if path == target}
+    assert distinct <= _received(result, site), sorted(distinct - _received(result, site))
+    stats = result.stats
+    assert stats["simhash/urls/skipped"] >= 1 and stats["simhash/urls/retired"] >= 1
 
 
 def test_a_second_crawl_follows_its_hubs_to_the_pages_added_since(tmp_path, persistent_index):
