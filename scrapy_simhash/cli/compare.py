@@ -221,9 +221,16 @@ def agreement(a: Any, b: Any, same_site: bool | None) -> str:
         else:
             beside = "figures and the content beside the main texts are compared on one site only"
         return f"{texts}; {_titles_note(a, b, same_site)}; {beside}{_comments_note(a, b)}"
-    return (f"{texts}, no figure (price, SKU, date) outside links differs on both sides (one "
-            f"page may add some: a date, a counter), and the rest of the pages agrees or is next "
-            f"to nothing; {_titles_note(a, b, same_site)}{_comments_note(a, b)}")
+    if ev.other_figures(a, b):  # (the same text in two templates: see confirms)
+        where = "on two sites" if same_site is False else "in two templates"
+        figures = (f"each page has a figure the other lacks (a price, a SKU, a date), but they "
+                   f"are the same text {where}, whose content beside it shares nothing: a "
+                   f"copy's site shows figures of its own there")
+    else:
+        figures = ("no figure (price, SKU, date) outside links differs on both sides (one page "
+                   "may add some: a date, a counter), and the rest of the pages agrees or is "
+                   "next to nothing")
+    return f"{texts}, {figures}; {_titles_note(a, b, same_site)}{_comments_note(a, b)}"
 
 
 def _lines_note(a: Any, b: Any) -> str:
