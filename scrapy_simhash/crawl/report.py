@@ -349,10 +349,17 @@ def summary_line(stats: dict) -> str:
         )
         if checked:
             text += f", {1000 * seconds / checked:.2f} ms each"
-        text += f"; index holds {count(f'index/{namespace}/size')}"
+        text += f"; index holds {count(f'index/{namespace}/size')} {namespace}"
         withdrawn = count(f"{namespace}/withdrawn")
         if withdrawn:
             text += f" ({withdrawn} withdrawn as no content)"
+        parts.append(text)
+    skipped_urls = count("urls/skipped")
+    if skipped_urls:  # (learned URL rules: requests never downloaded)
+        text = f"{skipped_urls} requests not downloaded by learned URL rules"
+        refetched_urls = count("urls/refetched")
+        if refetched_urls:
+            text += f" ({refetched_urls} fetched after all: their rule was retired)"
         parts.append(text)
     errors = count("index/errors")
     if errors:

@@ -153,7 +153,7 @@ def test_crawl_finishes_and_logs_the_summary(default_crawl):
     assert (f"Simhash: pages {pages_checked} checked, {len(DETECTED)} dropped as near-duplicates, "
             f"{len(KEPT)} kept, ") in summary[0]
     # each kept page's item stands for its page: not checked again
-    assert f"; index holds {len(KEPT)}; items 0 checked, " in summary[0]
+    assert f"; index holds {len(KEPT)} pages; items 0 checked, " in summary[0]
     assert (f"0 kept, {len(KEPT)} not checked (each the only item of a page kept), 3 skipped"
             in summary[0])
 

@@ -141,7 +141,11 @@ def test_the_summary_says_what_a_dry_run_would_drop_and_what_was_fetched_again()
     line = summary_line(stats)
     assert ("1 dropped as near-duplicates (3 more dropped, then fetched again: the page they "
             "matched turned out to be no content or a template)") in line
-    assert "index holds 5 (1 withdrawn as no content)" in line
+    assert "index holds 5 pages (1 withdrawn as no content)" in line
+    stats.update({"simhash/urls/skipped": 7, "simhash/urls/refetched": 3})
+    assert summary_line(stats).endswith(
+        "; 7 requests not downloaded by learned URL rules (3 fetched after all: their rule was "
+        "retired)")
 
 
 def test_learned_url_rules_are_rows_of_the_report_beside_the_drops(tmp_path):
