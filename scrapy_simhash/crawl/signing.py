@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from scrapy_simhash.extract.decoding import is_wide, normalize_encoding, wide_byte_order
+from scrapy_simhash.extract.decoding import (
+    is_utf8_page,
+    is_wide,
+    normalize_encoding,
+    wide_byte_order,
+)
 from scrapy_simhash.extract.parsing import invalid_utf8, looks_binary
 
 if TYPE_CHECKING:
@@ -39,11 +44,11 @@ def page_signature(
     :data:`TREE_UNAVAILABLE`. ``own_copy``: no spider will read this response (a worker's
     rebuilt one), so the tree may come from :func:`tree_from_body` instead. A page Scrapy reads
     as UTF-16 or UTF-32 only because its own ``<meta>`` says so (:func:`meta_misleads_scrapy`)
-    takes the raw HTML's way too, with the same note; one Scrapy decodes by a legacy charset
-    whose body is UTF-8 (:func:`utf8_under_legacy_label`) is read as UTF-8 (the note
-    :data:`READ_AS_UTF8`); and so does a page declared UTF-16 or
+    takes the raw HTML's way too, with the same note, and so does a page declared UTF-16 or
     UTF-32 without a byte order or a byte-order mark (Scrapy reads it big-endian whatever its
-    bytes say; the library reads the order from the bytes). An extractor that reads HTML rather than
+    bytes say; the library reads the order from the bytes). A page Scrapy decodes by a legacy
+    charset whose body is UTF-8 (:func:`utf8_under_legacy_label`) is read as UTF-8, with the
+    note :data:`READ_AS_UTF8`. An extractor that reads HTML rather than
     trees (``SIMHASH_EXTRACTOR`` naming trafilatura or your own function) is given the body's
     bytes, the encoding declared for them (given when the response was made, or in the HTTP
     header) and the URL, as ``fingerprint_html`` and the command line give them.
@@ -138,21 +143,14 @@ def utf8_under_legacy_label(response: HtmlResponse) -> bool:
     charset pay one attribute read, or one failed UTF-8 decode (it stops at the first byte that
     is not UTF-8).
     """
-    body = response.body
-    if body.startswith(_BYTE_ORDER_MARKS) or body.isascii():
-        return False
     try:
         # (a text encoding's WHATWG name, else None: "zlib" is a codec, no charset)
         codec = normalize_encoding(response.encoding)
     except Exception:  # w3lib raises on some labels
         return False
-    if codec is None or codec == "utf-8" or is_wide(codec):
+    if codec is None or codec == "utf-8" or is_wide(codec) or response.body.isascii():
         return False
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return is_utf8_page(response.body, codec)  # (the library's own rule: a byte-order mark too)
 
 
 def wide_without_order(response: HtmlResponse) -> str | None:
