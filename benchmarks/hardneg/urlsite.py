@@ -155,9 +155,11 @@ def facet_site(one_brand: int = 24, three_brands: int = 2) -> dict[str, tuple[st
     a brand): the filters' pages, and the products behind them, are distinct. ``path ->
     (html, path of the distinct page it duplicates)``, as :func:`site`."""
     count = one_brand + three_brands
-    stories = iter(articles(one_brand * 3 + three_brands * 9 + count)[count:])
-    # (each category opens with a sentence of its own: a story's headline)
-    headlines = [re.search(r"<h1>(.*?)</h1>", html).group(1) for _, html in articles(count)]
+    made = articles(count + one_brand * 3 + three_brands * 9)
+    # (each category opens with a sentence of its own: a story's headline; the other stories
+    # are its products)
+    headlines = [re.search(r"<h1>(.*?)</h1>", html).group(1) for _, html in made[:count]]
+    stories = iter(made[count:])
     categories = [f"/shop/c{n}/" for n in range(count)]
     pages: dict[str, tuple[str, str]] = {}
 
