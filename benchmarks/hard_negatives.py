@@ -139,17 +139,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if corpora_required():
             raise
         note = f"corpus families left out: {missing}"
+    opened = open_families()
     wanted = [n for n in args.families.split(",") if n]
     if wanted:
-        unknown = sorted(set(wanted) - set(families) - set(open_families()))
+        unknown = sorted(set(wanted) - set(families) - set(opened))
         if unknown:
             parser.error(f"unknown families: {', '.join(unknown)}")
         families = {n: families[n] for n in wanted if n in families}
 
     results = [measure(name, family) for name, family in families.items()]
     print_table(results, note)
-    opened = {name: family for name, family in open_families().items()
-              if not wanted or name in wanted}
+    opened = {name: family for name, family in opened.items() if not wanted or name in wanted}
     if opened:
         print("\nopen shapes (distinct pages the rules still lose, docs/thresholds.md):")
         open_results = [measure(name, family) for name, family in opened.items()]
